@@ -1,0 +1,163 @@
+// The priority queues of best-first nearest-neighbour search (Hjaltason & Samet, "Distance
+// browsing in spatial databases", 1999): a min-heap of nodes keyed by their distance from the
+// query point, and a bounded max-heap of the k best items so far. Both are binary heaps over
+// parallel typed arrays, reused from one query to the next.
+
+/** A binary min-heap of (key, id) pairs, growable, allocation-free once warm. */
+export class NodeQueue {
+  keys = new Float64Array(64);
+  ids = new Int32Array(64);
+  length = 0;
+
+  /** Empties the queue. */
+  clear(): void {
+    this.length = 0;
+  }
+
+  /** Adds `id` with priority `key` (smaller pops first). */
+  push(id: number, key: number): void {
+    if (this.length === this.ids.length) this.grow();
+    const { keys, ids } = this;
+    let i = this.length++;
+    // Sift up.
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const k = keys[parent]!;
+      if (k <= key) break;
+      keys[i] = k;
+      ids[i] = ids[parent]!;
+      i = parent;
+    }
+    keys[i] = key;
+    ids[i] = id;
+  }
+
+  /** The smallest key (the queue must not be empty). */
+  peekKey(): number {
+    return this.keys[0]!;
+  }
+
+  /** Removes and returns the id with the smallest key (the queue must not be empty). */
+  pop(): number {
+    const { keys, ids } = this;
+    const top = ids[0]!;
+    const n = --this.length;
+    if (n > 0) {
+      const key = keys[n]!;
+      const id = ids[n]!;
+      // Sift down.
+      let i = 0;
+      const half = n >> 1;
+      while (i < half) {
+        let c = 2 * i + 1;
+        if (c + 1 < n && keys[c + 1]! < keys[c]!) c++;
+        if (keys[c]! >= key) break;
+        keys[i] = keys[c]!;
+        ids[i] = ids[c]!;
+        i = c;
+      }
+      keys[i] = key;
+      ids[i] = id;
+    }
+    return top;
+  }
+
+  private grow(): void {
+    const keys = new Float64Array(this.keys.length * 2);
+    keys.set(this.keys);
+    const ids = new Int32Array(this.ids.length * 2);
+    ids.set(this.ids);
+    this.keys = keys;
+    this.ids = ids;
+  }
+}
+
+/**
+ * The k best (smallest key) ids seen so far, as a max-heap with ties broken by the smaller id, so
+ * the answer is deterministic when several items are at the same distance.
+ */
+export class KBest {
+  keys = new Float64Array(16);
+  ids = new Int32Array(16);
+  length = 0;
+  k = 0;
+
+  /** Starts a new search for the `k` best. */
+  reset(k: number): void {
+    this.k = k;
+    this.length = 0;
+    if (k > this.ids.length) {
+      this.keys = new Float64Array(k);
+      this.ids = new Int32Array(k);
+    }
+  }
+
+  /** Whether k ids have been kept. */
+  get full(): boolean {
+    return this.length === this.k;
+  }
+
+  /** The largest key kept (meaningful when `full`). */
+  worst(): number {
+    return this.keys[0]!;
+  }
+
+  /** Offers `id` at distance `key`; keeps it if it is among the k best so far. */
+  offer(id: number, key: number): void {
+    const { keys, ids } = this;
+    if (this.length < this.k) {
+      // Sift up in the max-heap.
+      let i = this.length++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        const pk = keys[parent]!;
+        if (pk > key || (pk === key && ids[parent]! > id)) break;
+        keys[i] = pk;
+        ids[i] = ids[parent]!;
+        i = parent;
+      }
+      keys[i] = key;
+      ids[i] = id;
+      return;
+    }
+    const wk = keys[0]!;
+    if (key > wk || (key === wk && id > ids[0]!)) return;
+    // Replace the worst and sift down.
+    this.siftDown(this.length, key, id);
+  }
+
+  /** Writes the kept ids into `out` nearest first and returns how many there are. */
+  drain(out: Int32Array): number {
+    const n = this.length;
+    // Heap sort: repeatedly move the worst to the end.
+    for (let end = n - 1; end >= 0; end--) {
+      out[end] = this.ids[0]!;
+      this.siftDown(end, this.keys[end]!, this.ids[end]!);
+    }
+    this.length = 0;
+    return n;
+  }
+
+  // Puts (key, id) at the root of the heap of the first n entries and restores the heap order,
+  // where (key, id) pairs compare by key, then by id.
+  private siftDown(n: number, key: number, id: number): void {
+    const { keys, ids } = this;
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= n) break;
+      if (
+        c + 1 < n &&
+        (keys[c + 1]! > keys[c]! || (keys[c + 1] === keys[c] && ids[c + 1]! > ids[c]!))
+      )
+        c++;
+      const ck = keys[c]!;
+      if (ck < key || (ck === key && ids[c]! < id)) break;
+      keys[i] = ck;
+      ids[i] = ids[c]!;
+      i = c;
+    }
+    keys[i] = key;
+    ids[i] = id;
+  }
+}

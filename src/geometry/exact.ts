@@ -1,0 +1,78 @@
+// Error-free floating-point transforms and expansion arithmetic, after Shewchuk, "Adaptive
+// Precision Floating-Point Arithmetic and Fast Robust Geometric Predicates" (1997). An expansion
+// is a sum of doubles with non-overlapping bits, kept in increasing order of magnitude; its sign
+// is the sign of its largest (last non-zero) component.
+
+const SPLITTER = 134217729; // 2^27 + 1 (Veltkamp split)
+/** Machine epsilon of round-to-nearest doubles: 2^-53. */
+export const EPSILON = 1.1102230246251565e-16;
+
+const terms = new Float64Array(32); // the terms being summed
+const acc = new Float64Array(64); // the running expansion
+let termCount = 0;
+
+/** Starts a new exact sum. */
+export function beginSum(): void {
+  termCount = 0;
+}
+
+/** Adds `a` (a single double) to the exact sum. */
+export function addTerm(a: number): void {
+  terms[termCount++] = a;
+}
+
+/** Adds the exact product `a * b` to the exact sum (two doubles, by Dekker's two-product). */
+export function addProduct(a: number, b: number): void {
+  const x = a * b;
+  let c = SPLITTER * a;
+  const ahi = c - (c - a);
+  const alo = a - ahi;
+  c = SPLITTER * b;
+  const bhi = c - (c - b);
+  const blo = b - bhi;
+  const err = alo * blo - (x - ahi * bhi - alo * bhi - ahi * blo);
+  terms[termCount++] = x;
+  terms[termCount++] = err;
+}
+
+/** Adds the exact square of `a - b` to the exact sum. */
+export function addSquaredDifference(a: number, b: number): void {
+  // a - b = s + e exactly (two-sum), so (a - b)^2 = s*s + 2*s*e + e*e, each product exact in two doubles.
+  const s = a - b;
+  const bv = a - s;
+  const e = a - (s + bv) + (bv - b);
+  addProduct(s, s);
+  addProduct(2 * s, e);
+  addProduct(e, e);
+}
+
+/** Returns the sign (-1, 0 or 1) of the exact sum of the terms added since `beginSum`. */
+export function sumSign(): number {
+  // Grow-Expansion with zero elimination: add each term into the running expansion by two-sum.
+  let len = 0;
+  for (let t = 0; t < termCount; t++) {
+    let q = terms[t]!;
+    let out = 0;
+    for (let i = 0; i < len; i++) {
+      const x = q + acc[i]!;
+      const bv = x - q;
+      const err = q - (x - bv) + (acc[i]! - bv);
+      if (err !== 0) acc[out++] = err;
+      q = x;
+    }
+    if (q !== 0) acc[out++] = q;
+    len = out;
+  }
+  if (len === 0) return 0;
+  return acc[len - 1]! > 0 ? 1 : -1;
+}
+
+/**
+ * The power of two that brings `m` (the largest magnitude among a predicate's inputs) into the
+ * range where products neither overflow nor underflow; 1 when no scaling is needed.
+ */
+export function scaleFor(m: number): number {
+  if (m > 1e150) return 2 ** -600;
+  if (m < 1e-150 && m > 0) return 2 ** 600;
+  return 1;
+}

@@ -1,0 +1,64 @@
+import { addProduct, beginSum, EPSILON, scaleFor, sumSign } from './exact.js';
+
+// Error bound of the floating-point determinant below (Shewchuk's ccwerrboundA).
+const ORIENT_BOUND = (3 + 16 * EPSILON) * EPSILON;
+
+/**
+ * The exact orientation of three points: positive when a, b, c turn counter-clockwise (with the
+ * y axis up), negative when clockwise, 0 when collinear. The magnitude is not meaningful.
+ *
+ * A floating-point filter decides almost every case; near-collinear input falls back to exact
+ * expansion arithmetic (Shewchuk 1997), so the sign is always right.
+ */
+export function orient2d(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+): number {
+  const left = (ax - cx) * (by - cy);
+  const right = (ay - cy) * (bx - cx);
+  const det = left - right;
+  const bound = ORIENT_BOUND * (Math.abs(left) + Math.abs(right));
+  if (det > bound || -det > bound) return det;
+  return orient2dExact(ax, ay, bx, by, cx, cy);
+}
+
+function orient2dExact(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+): number {
+  // Scale by a power of two (exact) so that the products neither overflow nor underflow.
+  const m = Math.max(
+    Math.abs(ax),
+    Math.abs(ay),
+    Math.abs(bx),
+    Math.abs(by),
+    Math.abs(cx),
+    Math.abs(cy),
+  );
+  const s = scaleFor(m);
+  if (s !== 1) {
+    ax *= s;
+    ay *= s;
+    bx *= s;
+    by *= s;
+    cx *= s;
+    cy *= s;
+  }
+  // (ax-cx)(by-cy) - (ay-cy)(bx-cx) expanded: the cx*cy terms cancel, six exact products remain.
+  beginSum();
+  addProduct(ax, by);
+  addProduct(-ax, cy);
+  addProduct(-cx, by);
+  addProduct(-ay, bx);
+  addProduct(ay, cx);
+  addProduct(cy, bx);
+  return sumSign();
+}

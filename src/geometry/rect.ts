@@ -1,0 +1,123 @@
+// Closed-interval predicates on boxes given as minX, minY, maxX, maxY. Touching boxes overlap and
+// a point on an edge is inside: every index uses these same tests for nodes and for items, so
+// pruning and testing can never disagree.
+
+import { addProduct, addSquaredDifference, beginSum, EPSILON, scaleFor, sumSign } from './exact.js';
+import { orient2d } from './orient.js';
+
+/** Whether box a and box b overlap (closed: touching counts). */
+export function boxesOverlap(
+  aMinX: number,
+  aMinY: number,
+  aMaxX: number,
+  aMaxY: number,
+  bMinX: number,
+  bMinY: number,
+  bMaxX: number,
+  bMaxY: number,
+): boolean {
+  return aMinX <= bMaxX && bMinX <= aMaxX && aMinY <= bMaxY && bMinY <= aMaxY;
+}
+
+/** Whether box a contains box b entirely (closed). */
+export function boxContainsBox(
+  aMinX: number,
+  aMinY: number,
+  aMaxX: number,
+  aMaxY: number,
+  bMinX: number,
+  bMinY: number,
+  bMaxX: number,
+  bMaxY: number,
+): boolean {
+  return aMinX <= bMinX && aMinY <= bMinY && bMaxX <= aMaxX && bMaxY <= aMaxY;
+}
+
+/** Whether the box contains the point (x, y) (closed: edges count). */
+export function boxContainsPoint(
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  x: number,
+  y: number,
+): boolean {
+  return minX <= x && x <= maxX && minY <= y && y <= maxY;
+}
+
+/**
+ * The squared distance from the point (x, y) to the box, 0 inside. Rounding is monotone, so a box
+ * that contains another is never reported farther than it.
+ */
+export function boxDistanceSq(
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  x: number,
+  y: number,
+): number {
+  const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
+  const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
+  return dx * dx + dy * dy;
+}
+
+/**
+ * Whether the box intersects the closed disc of centre (x, y) and radius r, decided exactly: a
+ * floating-point filter, then exact arithmetic within a few ulps of tangency.
+ */
+export function boxIntersectsCircle(
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  x: number,
+  y: number,
+  r: number,
+): boolean {
+  if (r === Number.POSITIVE_INFINITY) return true;
+  const d2 = boxDistanceSq(minX, minY, maxX, maxY, x, y);
+  const r2 = r * r;
+  const tol = 8 * EPSILON * (d2 + r2);
+  if (d2 < r2 - tol) return true;
+  if (d2 > r2 + tol) return false;
+  // Near tangency (or overflow): the sign of (nearest point - centre)^2 - r^2, exactly.
+  const nx = x < minX ? minX : x > maxX ? maxX : x;
+  const ny = y < minY ? minY : y > maxY ? maxY : y;
+  const s = scaleFor(Math.max(Math.abs(nx), Math.abs(ny), Math.abs(x), Math.abs(y), r));
+  beginSum();
+  addSquaredDifference(nx * s, x * s);
+  addSquaredDifference(ny * s, y * s);
+  addProduct(-r * s, r * s);
+  return sumSign() <= 0;
+}
+
+/**
+ * Whether the closed segment (x1, y1)-(x2, y2) intersects the box, decided exactly (separating
+ * axes: the two box axes, then the segment's normal by exact orientation of the four corners).
+ * A zero-length segment is a point.
+ */
+export function boxIntersectsSegment(
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+): boolean {
+  // The box axes: the segment's bounding box must overlap the box.
+  if ((x1 < x2 ? x1 : x2) > maxX || (x1 > x2 ? x1 : x2) < minX) return false;
+  if ((y1 < y2 ? y1 : y2) > maxY || (y1 > y2 ? y1 : y2) < minY) return false;
+  // An axis-parallel segment (or a point) is decided by the box axes alone.
+  if (x1 === x2 || y1 === y2) return true;
+  // The segment's normal: the corners must not all lie strictly on one side of its line.
+  const a = orient2d(x1, y1, x2, y2, minX, minY);
+  const b = orient2d(x1, y1, x2, y2, maxX, minY);
+  if ((a > 0 && b < 0) || (a < 0 && b > 0) || a === 0 || b === 0) return true;
+  const c = orient2d(x1, y1, x2, y2, maxX, maxY);
+  if (a > 0 ? c <= 0 : c >= 0) return true;
+  const d = orient2d(x1, y1, x2, y2, minX, maxY);
+  return a > 0 ? d <= 0 : d >= 0;
+}

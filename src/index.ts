@@ -1,0 +1,10 @@
+// quadkit: exact, fast quadtree-family spatial indexes for 2D.
+
+export * from './geometry/index.js';
+export {
+  DEFAULT_MAX_LEVELS,
+  DEFAULT_MAX_OBJECTS,
+  Quadtree,
+  type QuadtreeOptions,
+} from './quadtree.js';
+export type { PairCallback, Rect, RectLike, ToRect, VisitCallback, VisitNode } from './types.js';

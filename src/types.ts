@@ -1,0 +1,40 @@
+/** An axis-aligned rectangle: `x`, `y` the minimum corner, `width`, `height` non-negative. */
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** What an item's bounds are read from: a rectangle, or a point when `width`/`height` are absent. */
+export interface RectLike {
+  readonly x: number;
+  readonly y: number;
+  readonly width?: number | undefined;
+  readonly height?: number | undefined;
+}
+
+/** Reads the bounds of an item that is not itself `{ x, y, width?, height? }`. */
+export type ToRect<T> = (item: T) => RectLike;
+
+/**
+ * A node as `visit` reports it. The object is reused from one call to the next: copy the fields
+ * you want to keep.
+ */
+export interface VisitNode {
+  /** Minimum corner and size of the node's cell (its loose bounds are wider when looseness > 1). */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** 0 for the root. */
+  depth: number;
+  /** Items stored in this node itself (not in its descendants). */
+  count: number;
+}
+
+/** Called by `visit` for each node, parents before children; return `true` to skip the children. */
+export type VisitCallback = (node: VisitNode) => boolean | undefined | void;
+
+/** Called by `pairs` once for each pair of items whose bounds overlap. */
+export type PairCallback<T> = (a: T, b: T) => void;
