@@ -1,4 +1,5 @@
-import { CIRCLE, RegionTree, SEGMENT } from './engine/tree.js';
+import { CIRCLE, SEGMENT } from './engine/scan.js';
+import { RegionTree } from './engine/tree.js';
 import type { PairCallback, Rect, RectLike, ToRect, VisitCallback } from './types.js';
 import {
   BOUNDS,
@@ -58,6 +59,12 @@ export class Quadtree<T = RectLike> {
   private readonly tree: RegionTree<T>;
   private readonly toRect: ToRect<T> | undefined;
   private scratch = new Float64Array(0);
+  private pairCallback: PairCallback<T> | undefined = undefined;
+  // Maps a pair of slots to the user's callback; made once, so pairs() allocates nothing.
+  private readonly emitPair = (a: number, b: number): void => {
+    const items = this.tree.store.items as T[];
+    this.pairCallback!(items[a]!, items[b]!);
+  };
 
   /**
    * Creates an empty tree.
@@ -315,12 +322,13 @@ export class Quadtree<T = RectLike> {
         'quadkit: pairs() cannot run inside a pairs() or visit() callback; collect first',
       );
     }
-    const items = this.tree.store.items as T[];
+    this.pairCallback = callback;
     this.tree.walking++;
     try {
-      this.tree.pairs((a, b) => callback(items[a]!, items[b]!));
+      this.tree.pairs(this.emitPair);
     } finally {
       this.tree.walking--;
+      this.pairCallback = undefined;
     }
   }
 

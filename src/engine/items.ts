@@ -8,10 +8,11 @@ export class ItemStore<T> {
   items: (T | undefined)[] = [];
   /** item -> slot: identity by reference. */
   readonly slots = new Map<T, number>();
-  /** 4 per slot: minX, minY, maxX, maxY. */
+  /**
+   * 8 per slot, one cache line: the item's minX, minY, maxX, maxY, then the "fit" box it may
+   * move inside without relocation (its node's bounds): minX, minY, maxX, maxY.
+   */
   box: Float64Array;
-  /** 4 per slot: the box the item may move inside without relocation (its node's bounds). */
-  fit: Float64Array;
   /** The node or cell that holds the slot. */
   node: Int32Array;
   /** The next and previous slot in the same node (-1: none); `next` also threads the free list. */
@@ -22,8 +23,7 @@ export class ItemStore<T> {
   private freeHead = -1;
 
   constructor(capacity = 64) {
-    this.box = new Float64Array(4 * capacity);
-    this.fit = new Float64Array(4 * capacity);
+    this.box = new Float64Array(8 * capacity);
     this.node = new Int32Array(capacity);
     this.next = new Int32Array(capacity);
     this.prev = new Int32Array(capacity);
@@ -47,10 +47,10 @@ export class ItemStore<T> {
     }
     this.slots.set(item, s);
     const box = this.box;
-    box[4 * s] = minX;
-    box[4 * s + 1] = minY;
-    box[4 * s + 2] = maxX;
-    box[4 * s + 3] = maxY;
+    box[8 * s] = minX;
+    box[8 * s + 1] = minY;
+    box[8 * s + 2] = maxX;
+    box[8 * s + 3] = maxY;
     return s;
   }
 
@@ -73,18 +73,14 @@ export class ItemStore<T> {
 
   /** Copies every array into ones of `capacity` slots. */
   grow(capacity: number): void {
-    const grow64 = (a: Float64Array) => {
-      const b = new Float64Array(4 * capacity);
-      b.set(a);
-      return b;
-    };
     const grow32 = (a: Int32Array) => {
       const b = new Int32Array(capacity);
       b.set(a);
       return b;
     };
-    this.box = grow64(this.box);
-    this.fit = grow64(this.fit);
+    const box = new Float64Array(8 * capacity);
+    box.set(this.box);
+    this.box = box;
     this.node = grow32(this.node);
     this.next = grow32(this.next);
     this.prev = grow32(this.prev);

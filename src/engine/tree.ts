@@ -16,13 +16,18 @@
 // - Items keep a copy of their node's bounds (the "fit" box): an update that stays inside it is
 //   O(1), like Box2D's fat AABBs (b2DynamicTree::MoveProxy). Empty subtrees are collapsed lazily.
 
-import { boxDistanceSq, boxIntersectsCircle, boxIntersectsSegment } from '../geometry/rect.js';
+import { boxDistanceSq } from '../geometry/rect.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
-
-/** Query shapes of `searchShape`. */
-export const CIRCLE = 0;
-export const SEGMENT = 1;
+import {
+  filterSlots,
+  scanAll,
+  scanNearest,
+  scanPairs,
+  scanRect,
+  scanShape,
+  shapeHits,
+} from './scan.js';
 
 const INF = Number.POSITIVE_INFINITY;
 
@@ -165,13 +170,13 @@ export class RegionTree<T> {
 
   /** Gives slot `s` new bounds: O(1) while they stay inside its node's bounds, else relocates. */
   move(s: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    const { box, fit } = this.store;
-    const i = 4 * s;
+    const box = this.store.box;
+    const i = 8 * s;
     box[i] = minX;
     box[i + 1] = minY;
     box[i + 2] = maxX;
     box[i + 3] = maxY;
-    if (minX >= fit[i]! && minY >= fit[i + 1]! && maxX <= fit[i + 2]! && maxY <= fit[i + 3]!)
+    if (minX >= box[i + 4]! && minY >= box[i + 5]! && maxX <= box[i + 6]! && maxY <= box[i + 7]!)
       return;
     // Climb to the first ancestor whose bounds contain the new box (the root contains all), then
     // descend from there.
@@ -196,10 +201,10 @@ export class RegionTree<T> {
   private descend(s: number, n: number): void {
     const { child, cx, cy, nbox, sub } = this;
     const box = this.store.box;
-    const minX = box[4 * s]!;
-    const minY = box[4 * s + 1]!;
-    const maxX = box[4 * s + 2]!;
-    const maxY = box[4 * s + 3]!;
+    const minX = box[8 * s]!;
+    const minY = box[8 * s + 1]!;
+    const maxX = box[8 * s + 2]!;
+    const maxY = box[8 * s + 3]!;
     const ex = minX + (maxX - minX) * 0.5;
     const ey = minY + (maxY - minY) * 0.5;
     let c = child[n]!;
@@ -229,22 +234,25 @@ export class RegionTree<T> {
       const { box, next } = this.store;
       const x = cx[n]!;
       const y = cy[n]!;
-      for (let s = this.head[n]!, nx = 0; s >= 0; s = nx) {
+      // Rebuild the lists: each item goes to the child that contains it, or back to n.
+      let s = this.head[n]!;
+      this.head[n] = -1;
+      count[n] = 0;
+      for (let nx = 0; s >= 0; s = nx) {
         nx = next[s]!;
-        const i = 4 * s;
+        const i = 8 * s;
         const minX = box[i]!;
         const minY = box[i + 1]!;
         const maxX = box[i + 2]!;
         const maxY = box[i + 3]!;
-        const k =
+        let k =
           c +
           ((minX + (maxX - minX) * 0.5 >= x ? 1 : 0) | (minY + (maxY - minY) * 0.5 >= y ? 2 : 0));
         const b = 4 * k;
         if (minX < nbox[b]! || minY < nbox[b + 1]! || maxX > nbox[b + 2]! || maxY > nbox[b + 3]!)
-          continue;
-        this.unlink(s, n);
+          k = n;
+        else sub[k]!++;
         this.link(s, k);
-        sub[k]!++;
       }
       for (let k = c; k < c + 4; k++) {
         if (count[k]! > this.maxObjects && depth[k]! < this.maxLevels) stack[sp++] = k;
@@ -319,7 +327,7 @@ export class RegionTree<T> {
   }
 
   private link(s: number, n: number): void {
-    const { next, prev, node, fit } = this.store;
+    const { next, prev, node, box } = this.store;
     const h = this.head[n]!;
     next[s] = h;
     prev[s] = -1;
@@ -328,10 +336,10 @@ export class RegionTree<T> {
     node[s] = n;
     this.count[n]!++;
     const nbox = this.nbox;
-    fit[4 * s] = nbox[4 * n]!;
-    fit[4 * s + 1] = nbox[4 * n + 1]!;
-    fit[4 * s + 2] = nbox[4 * n + 2]!;
-    fit[4 * s + 3] = nbox[4 * n + 3]!;
+    box[8 * s + 4] = nbox[4 * n]!;
+    box[8 * s + 5] = nbox[4 * n + 1]!;
+    box[8 * s + 6] = nbox[4 * n + 2]!;
+    box[8 * s + 7] = nbox[4 * n + 3]!;
   }
 
   private unlink(s: number, n: number): void {
@@ -405,73 +413,58 @@ export class RegionTree<T> {
     out: Int32Array,
     n: number,
   ): number {
-    const { child, head, sub, nbox, stack } = this;
-    const { box, next } = this.store;
+    const { child, head, sub, nbox, stack, store } = this;
     let sp = 0;
     stack[sp++] = start;
     while (sp > 0) {
-      let node = stack[--sp]!;
+      const node = stack[--sp]!;
       if (node < 0) {
-        // A node inside the query: every item below it is an answer, no tests needed.
-        node = ~node;
-        for (let s = head[node]!; s >= 0; s = next[s]!) out[n++] = s;
-        const c = child[node]!;
+        // A node inside the query (~node): every item below it is an answer, no tests needed.
+        n = scanAll(store, head[~node]!, out, n);
+        const c = child[~node]!;
         if (c >= 0) for (let k = c; k < c + 4; k++) if (sub[k]! > 0) stack[sp++] = ~k;
-        if (n >= limit) break;
-        continue;
-      }
-      for (let s = head[node]!; s >= 0; s = next[s]!) {
-        const i = 4 * s;
-        out[n] = s;
-        n +=
-          all |
-          (+(box[i]! <= maxX) &
-            +(box[i + 1]! <= maxY) &
-            +(box[i + 2]! >= minX) &
-            +(box[i + 3]! >= minY));
+      } else {
+        n = scanRect(store, head[node]!, minX, minY, maxX, maxY, all, out, n);
+        const c = child[node]!;
+        if (c >= 0) {
+          // Push the children the query meets, marked (~k) when it contains them.
+          for (let k = c; k < c + 4; k++) {
+            if (sub[k] === 0) continue;
+            const b = 4 * k;
+            const bMinX = nbox[b]!;
+            const bMinY = nbox[b + 1]!;
+            const bMaxX = nbox[b + 2]!;
+            const bMaxY = nbox[b + 3]!;
+            if (bMinX > maxX || bMinY > maxY || bMaxX < minX || bMaxY < minY) continue;
+            const inside = bMinX >= minX && bMinY >= minY && bMaxX <= maxX && bMaxY <= maxY;
+            stack[sp++] = inside ? ~k : k;
+          }
+        }
       }
       if (n >= limit) break;
-      const c = child[node]!;
-      if (c < 0) continue;
-      for (let k = c; k < c + 4; k++) {
-        if (sub[k] === 0) continue;
-        const b = 4 * k;
-        const bMinX = nbox[b]!;
-        const bMinY = nbox[b + 1]!;
-        const bMaxX = nbox[b + 2]!;
-        const bMaxY = nbox[b + 3]!;
-        if (bMinX > maxX || bMinY > maxY || bMaxX < minX || bMaxY < minY) continue;
-        const inside = bMinX >= minX && bMinY >= minY && bMaxX <= maxX && bMaxY <= maxY;
-        stack[sp++] = inside ? ~k : k;
-      }
     }
     return n;
   }
 
   /**
-   * Writes into `results` the slots whose boxes intersect a circle (a, b, radius c) or a segment
+   * Writes into `results` the slots whose boxes meet a circle (a, b, radius c) or a segment
    * (a, b)-(c, d), decided exactly, and returns how many.
    */
   searchShape(shape: number, a: number, b: number, c: number, d: number): number {
-    const { child, head, sub, nbox, stack, results } = this;
-    const { box, next } = this.store;
+    const { child, head, sub, nbox, stack, store, results } = this;
     let n = 0;
     let sp = 0;
     stack[sp++] = 0;
     while (sp > 0) {
       const node = stack[--sp]!;
-      for (let s = head[node]!; s >= 0; s = next[s]!) {
-        const i = 4 * s;
-        if (hitsShape(shape, box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c, d))
-          results[n++] = s;
-      }
+      n = scanShape(store, head[node]!, shape, a, b, c, d, results, n);
       const first = child[node]!;
       if (first < 0) continue;
       for (let k = first; k < first + 4; k++) {
         const j = 4 * k;
         if (
           sub[k]! > 0 &&
-          hitsShape(shape, nbox[j]!, nbox[j + 1]!, nbox[j + 2]!, nbox[j + 3]!, a, b, c, d)
+          shapeHits(shape, nbox[j]!, nbox[j + 1]!, nbox[j + 2]!, nbox[j + 3]!, a, b, c, d)
         ) {
           stack[sp++] = k;
         }
@@ -482,11 +475,11 @@ export class RegionTree<T> {
 
   /**
    * Writes into `results` the slots of the `k` items nearest to (x, y) within squared distance
-   * `maxDistSq`, nearest first (ties by slot), and returns how many. Best-first search.
+   * `maxDistSq`, nearest first (ties by slot), and returns how many. Best-first search: nodes
+   * leave the queue in order of their distance, until none can beat the k-th best item.
    */
   nearest(x: number, y: number, k: number, maxDistSq: number): number {
-    const { child, head, sub, nbox, queue, best } = this;
-    const { box, next } = this.store;
+    const { child, head, sub, nbox, queue, best, store } = this;
     queue.clear();
     best.reset(k);
     if (k === 0 || sub[0] === 0) return 0;
@@ -495,11 +488,7 @@ export class RegionTree<T> {
       const bound = best.full ? Math.min(maxDistSq, best.worst()) : maxDistSq;
       if (queue.peekKey() > bound) break;
       const node = queue.pop();
-      for (let s = head[node]!; s >= 0; s = next[s]!) {
-        const i = 4 * s;
-        const d = boxDistanceSq(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, x, y);
-        if (d <= maxDistSq) best.offer(s, d);
-      }
+      scanNearest(store, head[node]!, x, y, maxDistSq, best);
       const c = child[node]!;
       if (c < 0) continue;
       for (let q = c; q < c + 4; q++) {
@@ -517,15 +506,14 @@ export class RegionTree<T> {
    *
    * One depth-first walk. Each node carries a "frame": the items outside its subtree that may
    * overlap items inside it (items of its ancestors, and of its earlier siblings' subtrees, that
-   * meet its bounds). At a node, its items are tested against each other and against the frame;
-   * each pair is met exactly once, at the node of the item found later in the walk.
+   * meet its bounds). At a node, its items are tested against each other and against the frame,
+   * so each pair is met exactly once: at the node of the item the walk reaches later.
    */
   pairs(callback: (a: number, b: number) => void): void {
-    const { child, head, sub, count, nbox } = this;
-    const { box, next } = this.store;
+    const { child, head, sub, count, nbox, store } = this;
     let stack = this.pairStack;
     let sp = 0;
-    let top = 0; // end of the live frames in `frame`
+    let top = 0; // end of the live frames in `this.frame`
     stack[sp++] = 0;
     stack[sp++] = 0;
     stack[sp++] = 0;
@@ -534,42 +522,12 @@ export class RegionTree<T> {
       const fs = stack[--sp]!;
       const n = stack[--sp]!;
       top = fe;
-      // The node's items against each other and against the frame.
-      for (let s = head[n]!; s >= 0; s = next[s]!) {
-        const i = 4 * s;
-        const minX = box[i]!;
-        const minY = box[i + 1]!;
-        const maxX = box[i + 2]!;
-        const maxY = box[i + 3]!;
-        for (let t = next[s]!; t >= 0; t = next[t]!) {
-          const j = 4 * t;
-          if (
-            box[j]! <= maxX &&
-            box[j + 1]! <= maxY &&
-            box[j + 2]! >= minX &&
-            box[j + 3]! >= minY
-          ) {
-            callback(s, t);
-          }
-        }
-        const frame = this.frame;
-        for (let f = fs; f < fe; f++) {
-          const t = frame[f]!;
-          const j = 4 * t;
-          if (
-            box[j]! <= maxX &&
-            box[j + 1]! <= maxY &&
-            box[j + 2]! >= minX &&
-            box[j + 3]! >= minY
-          ) {
-            callback(t, s);
-          }
-        }
-      }
+      // The node's items against each other and against its frame.
+      scanPairs(store, head[n]!, this.frame, fs, fe, callback);
       const c = child[n]!;
       if (c < 0) continue;
-      // Frames of the children: frame and own items that meet the child's bounds, then the
-      // items of earlier siblings' subtrees that do.
+      // The frame of each child: the node's frame and items that meet the child's bounds, then
+      // the items of its earlier siblings' subtrees that do.
       for (let k = c; k < c + 4; k++) {
         if (sub[k] === 0) continue;
         let room = top + (fe - fs) + count[n]!;
@@ -586,25 +544,8 @@ export class RegionTree<T> {
         const bMaxX = nbox[b + 2]!;
         const bMaxY = nbox[b + 3]!;
         const start = top;
-        for (let f = fs; f < fe; f++) {
-          const t = frame[f]!;
-          const j = 4 * t;
-          frame[top] = t;
-          top +=
-            +(box[j]! <= bMaxX) &
-            +(box[j + 1]! <= bMaxY) &
-            +(box[j + 2]! >= bMinX) &
-            +(box[j + 3]! >= bMinY);
-        }
-        for (let t = head[n]!; t >= 0; t = next[t]!) {
-          const j = 4 * t;
-          frame[top] = t;
-          top +=
-            +(box[j]! <= bMaxX) &
-            +(box[j + 1]! <= bMaxY) &
-            +(box[j + 2]! >= bMinX) &
-            +(box[j + 3]! >= bMinY);
-        }
+        top = filterSlots(store, frame, fs, fe, bMinX, bMinY, bMaxX, bMaxY, frame, top);
+        top = scanRect(store, head[n]!, bMinX, bMinY, bMaxX, bMaxY, 0, frame, top);
         for (let m = c; m < k; m++) {
           if (sub[m] === 0) continue;
           const j = 4 * m;
@@ -648,23 +589,4 @@ export class RegionTree<T> {
       if (c >= 0) for (let k = c + 3; k >= c; k--) stack[sp++] = k;
     }
   }
-}
-
-// Whether the box meets the shape: a circle (a, b, radius c) or a segment (a, b)-(c, d).
-function hitsShape(
-  shape: number,
-  minX: number,
-  minY: number,
-  maxX: number,
-  maxY: number,
-  a: number,
-  b: number,
-  c: number,
-  d: number,
-): boolean {
-  // The root's bounds are the plane: it always meets the shape.
-  if (minX === -INF) return true;
-  return shape === CIRCLE
-    ? boxIntersectsCircle(minX, minY, maxX, maxY, a, b, c)
-    : boxIntersectsSegment(minX, minY, maxX, maxY, a, b, c, d);
 }
