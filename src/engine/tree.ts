@@ -176,24 +176,57 @@ export class RegionTree<T> {
     box[i + 1] = minY;
     box[i + 2] = maxX;
     box[i + 3] = maxY;
-    if (minX >= box[i + 4]! && minY >= box[i + 5]! && maxX <= box[i + 6]! && maxY <= box[i + 7]!)
-      return;
-    // Climb to the first ancestor whose bounds contain the new box (the root contains all), then
-    // descend from there.
     let n = this.store.node[s]!;
+    const { nbox, sub, parent, child, cx, cy } = this;
+    const ex = minX + (maxX - minX) * 0.5;
+    const ey = minY + (maxY - minY) * 0.5;
+    if (minX >= box[i + 4]! && minY >= box[i + 5]! && maxX <= box[i + 6]! && maxY <= box[i + 7]!) {
+      // Still inside its node: a leaf keeps it (O(1)). An inner node keeps it unless it can sink
+      // into the child its centre picks, or its centre has left the node's cell (a loose node
+      // keeps such an item, but no child can take it): then it is placed again, as an insert
+      // would, so that items never pile up in inner nodes.
+      const c = child[n]!;
+      if (c < 0) return;
+      const k = c + ((ex >= cx[n]! ? 1 : 0) | (ey >= cy[n]! ? 2 : 0));
+      const b = 4 * k;
+      if (
+        minX >= nbox[b]! &&
+        minY >= nbox[b + 1]! &&
+        maxX <= nbox[b + 2]! &&
+        maxY <= nbox[b + 3]!
+      ) {
+        this.unlink(s, n);
+        this.descend(s, n);
+        return;
+      }
+      if (this.centreInCell(n, ex, ey)) return;
+    }
+    // Climb to the first ancestor that contains the new box and its centre's cell (the root
+    // contains all), then descend from there.
     this.unlink(s, n);
-    const { nbox, sub, parent } = this;
     while (
-      minX < nbox[4 * n]! ||
-      minY < nbox[4 * n + 1]! ||
-      maxX > nbox[4 * n + 2]! ||
-      maxY > nbox[4 * n + 3]!
+      n !== 0 &&
+      (minX < nbox[4 * n]! ||
+        minY < nbox[4 * n + 1]! ||
+        maxX > nbox[4 * n + 2]! ||
+        maxY > nbox[4 * n + 3]! ||
+        !this.centreInCell(n, ex, ey))
     ) {
       sub[n]!--;
       n = parent[n]!;
     }
     this.descend(s, n);
     this.changed();
+  }
+
+  // Whether (x, y) lies in node n's cell (closed).
+  private centreInCell(n: number, x: number, y: number): boolean {
+    const d = this.depth[n]!;
+    const dx = x - this.cx[n]!;
+    const dy = y - this.cy[n]!;
+    const hw = this.halfW[d]!;
+    const hh = this.halfH[d]!;
+    return dx >= -hw && dx <= hw && dy >= -hh && dy <= hh;
   }
 
   // Places slot s in the subtree of node n (whose counts already include s): down the child its
@@ -359,19 +392,19 @@ export class RegionTree<T> {
   }
 
   /**
-   * Collapses every subtree that holds at most `maxObjects` items (or none below its root) into
-   * its root node, and frees the nodes below it.
+   * Collapses every subtree that holds at most `maxObjects` items into its root node, and frees
+   * the nodes below it (the items fit the root's bounds, which contain its descendants').
    */
   cleanup(): void {
     this.changes = 0;
-    const { child, sub, count, stack } = this;
+    const { child, sub, stack } = this;
     let sp = 0;
     stack[sp++] = 0;
     while (sp > 0) {
       const n = stack[--sp]!;
       const c = child[n]!;
       if (c < 0) continue;
-      if (sub[n]! <= this.maxObjects || sub[n] === count[n]) this.collapse(n, sp);
+      if (sub[n]! <= this.maxObjects) this.collapse(n, sp);
       else for (let k = c; k < c + 4; k++) stack[sp++] = k;
     }
   }
