@@ -33,15 +33,23 @@ t0 = performance.now();
 const near = tree.nearest(2.2945, 48.8584, 5);
 console.log(`\nnearest(2.2945, 48.8584, 5) (the Eiffel Tower), in ${ms(t0)}:`);
 for (const item of near) {
-  const km = Math.hypot((item.x - 2.2945) * Math.cos((48.8584 * Math.PI) / 180), item.y - 48.8584) * 111.2;
+  const km =
+    Math.hypot((item.x - 2.2945) * Math.cos((48.8584 * Math.PI) / 180), item.y - 48.8584) * 111.2;
   console.log(`  ${name(item.city)}, ~${km.toFixed(1)} km`);
 }
 
 // Cities within 0.25 degrees of Kyoto's centre.
 t0 = performance.now();
 const circle = tree.searchCircle(135.768, 35.0116, 0.25);
-console.log(`\nsearchCircle(135.768, 35.0116, 0.25) (around Kyoto): ${circle.length} cities in ${ms(t0)}`);
-console.log(`  ${circle.slice(0, 6).map((item) => item.city.name).join(', ')}${circle.length > 6 ? ', …' : ''}`);
+console.log(
+  `\nsearchCircle(135.768, 35.0116, 0.25) (around Kyoto): ${circle.length} cities in ${ms(t0)}`,
+);
+console.log(
+  `  ${circle
+    .slice(0, 6)
+    .map((item) => item.city.name)
+    .join(', ')}${circle.length > 6 ? ', …' : ''}`,
+);
 
 // The cities a straight line from Lisbon to Madrid passes through (exactly: zero-size items).
 const lisbon = items.find((i) => i.city.name === 'Lisbon');
@@ -53,12 +61,23 @@ console.log(`\nsearchSegment(Lisbon -> Madrid): ${onLine.map((i) => i.city.name)
 t0 = performance.now();
 let found = 0;
 for (const item of items) if (tree.searchPoint(item.x, item.y).includes(item)) found++;
-console.log(`\nEvery city found at its own point: ${found === items.length} (${found}/${items.length}, ${ms(t0)})`);
+console.log(
+  `\nEvery city found at its own point: ${found === items.length} (${found}/${items.length}, ${ms(t0)})`,
+);
 
 // Pairs of cities closer than 0.01 degrees in both axes: give each a small box and ask for pairs.
 const boxes = new Quadtree({ bounds: { x: -180, y: -90, width: 360, height: 180 }, looseness: 2 });
-for (const item of items) boxes.insert({ x: item.x - 0.005, y: item.y - 0.005, width: 0.01, height: 0.01, city: item.city });
+for (const item of items)
+  boxes.insert({
+    x: item.x - 0.005,
+    y: item.y - 0.005,
+    width: 0.01,
+    height: 0.01,
+    city: item.city,
+  });
 t0 = performance.now();
 let pairs = 0;
 boxes.pairs(() => pairs++);
-console.log(`pairs(): ${pairs.toLocaleString('en')} pairs of cities within 0.01° of each other, in ${ms(t0)}`);
+console.log(
+  `pairs(): ${pairs.toLocaleString('en')} pairs of cities within 0.01° of each other, in ${ms(t0)}`,
+);

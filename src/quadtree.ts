@@ -416,7 +416,7 @@ export class Quadtree<T = RectLike> {
     checkFinite('y', y);
     checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
     checkNonNegative('maxDistance', maxDistance, true);
-    return this.tree.nearest(x, y, Math.min(k, this.size), maxDistance * maxDistance);
+    return this.tree.nearest(x, y, Math.min(k, this.size), maxDistance);
   }
 
   // The first n result slots as a new array of items, built at its exact length.

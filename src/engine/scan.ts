@@ -1,9 +1,8 @@
-// The item-list kernels every dynamic index shares: each node or cell holds a linked list of item
-// slots (ItemStore.next), and a query tests the list against its shape. The walks over nodes
-// differ per index; these loops over items do not.
+// The entry kernels every index shares. A node, cell or leaf holds a run of entries: boxes
+// (4 doubles each, minX, minY, maxX, maxY) and item slots, side by side. A query tests a run
+// against its shape; the walks over nodes differ per index, these loops over entries do not.
 
-import { boxDistanceSq, boxIntersectsCircle, boxIntersectsSegment } from '../geometry/rect.js';
-import type { ItemStore } from './items.js';
+import { boxDistance, boxIntersectsCircle, boxIntersectsSegment } from '../geometry/rect.js';
 import type { KBest } from './queue.js';
 
 /** Query shapes of `shapeHits`/`scanShape`. */
@@ -34,12 +33,14 @@ export function shapeHits(
 }
 
 /**
- * Writes into `out` from index `n` the slots of the list starting at `s` whose boxes overlap
- * (minX, minY, maxX, maxY), or every slot when `all` is 1; returns the new count.
+ * Writes into `out` from index `n` the slots of entries [from, to) whose boxes overlap
+ * (minX, minY, maxX, maxY), or of every entry when `all` is 1; returns the new count.
  */
-export function scanRect<T>(
-  store: ItemStore<T>,
-  s: number,
+export function scanRect(
+  box: Float64Array,
+  slot: Int32Array,
+  from: number,
+  to: number,
   minX: number,
   minY: number,
   maxX: number,
@@ -48,11 +49,10 @@ export function scanRect<T>(
   out: Int32Array,
   n: number,
 ): number {
-  const { box, next } = store;
-  for (; s >= 0; s = next[s]!) {
-    const i = 8 * s;
+  for (let e = from; e < to; e++) {
+    const i = 4 * e;
     // Branch-free: write the slot, keep it when it passes.
-    out[n] = s;
+    out[n] = slot[e]!;
     n +=
       all |
       (+(box[i]! <= maxX) &
@@ -63,17 +63,24 @@ export function scanRect<T>(
   return n;
 }
 
-/** Writes into `out` from index `n` every slot of the list starting at `s`; returns the new count. */
-export function scanAll<T>(store: ItemStore<T>, s: number, out: Int32Array, n: number): number {
-  const next = store.next;
-  for (; s >= 0; s = next[s]!) out[n++] = s;
+/** Writes into `out` from index `n` the slots of entries [from, to); returns the new count. */
+export function scanAll(
+  slot: Int32Array,
+  from: number,
+  to: number,
+  out: Int32Array,
+  n: number,
+): number {
+  for (let e = from; e < to; e++) out[n++] = slot[e]!;
   return n;
 }
 
 /** Like `scanRect` for a circle or a segment (see `shapeHits`). */
-export function scanShape<T>(
-  store: ItemStore<T>,
-  s: number,
+export function scanShape(
+  box: Float64Array,
+  slot: Int32Array,
+  from: number,
+  to: number,
   shape: number,
   a: number,
   b: number,
@@ -82,87 +89,107 @@ export function scanShape<T>(
   out: Int32Array,
   n: number,
 ): number {
-  const { box, next } = store;
-  for (; s >= 0; s = next[s]!) {
-    const i = 8 * s;
-    if (shapeHits(shape, box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c, d)) out[n++] = s;
+  for (let e = from; e < to; e++) {
+    const i = 4 * e;
+    if (shapeHits(shape, box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c, d))
+      out[n++] = slot[e]!;
   }
   return n;
 }
 
-/** Offers each slot of the list starting at `s` within `maxDistSq` of (x, y) to `best`. */
-export function scanNearest<T>(
-  store: ItemStore<T>,
-  s: number,
+/**
+ * Offers the slot of each entry of [from, to) within `maxDistance` of (x, y) to `best`, keyed by
+ * its distance (`boxDistance`).
+ */
+export function scanNearest(
+  box: Float64Array,
+  slot: Int32Array,
+  from: number,
+  to: number,
   x: number,
   y: number,
-  maxDistSq: number,
+  maxDistance: number,
   best: KBest,
 ): void {
-  const { box, next } = store;
-  for (; s >= 0; s = next[s]!) {
-    const i = 8 * s;
-    const d = boxDistanceSq(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, x, y);
-    if (d <= maxDistSq) best.offer(s, d);
+  for (let e = from; e < to; e++) {
+    const i = 4 * e;
+    const d = boxDistance(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, x, y);
+    if (d <= maxDistance) best.offer(slot[e]!, d);
   }
 }
 
 /**
- * Calls `callback` for each overlapping pair within the list starting at `s`, and for each pair
- * of one of its slots and one of `frame[fs..fe)` that overlap (frame slot first).
+ * Calls `callback` for each overlapping pair within entries [from, to), and for each pair of one
+ * of them and one of the frame entries [fs, fe) (of `fbox`, `fslot`) that overlap, frame first.
  */
-export function scanPairs<T>(
-  store: ItemStore<T>,
-  s: number,
-  frame: Int32Array,
+export function scanPairs(
+  box: Float64Array,
+  slot: Int32Array,
+  from: number,
+  to: number,
+  fbox: Float64Array,
+  fslot: Int32Array,
   fs: number,
   fe: number,
   callback: (a: number, b: number) => void,
 ): void {
-  const { box, next } = store;
-  for (; s >= 0; s = next[s]!) {
-    const i = 8 * s;
+  for (let e = from; e < to; e++) {
+    const i = 4 * e;
     const minX = box[i]!;
     const minY = box[i + 1]!;
     const maxX = box[i + 2]!;
     const maxY = box[i + 3]!;
-    for (let t = next[s]!; t >= 0; t = next[t]!) {
-      const j = 8 * t;
-      if (box[j]! <= maxX && box[j + 1]! <= maxY && box[j + 2]! >= minX && box[j + 3]! >= minY)
-        callback(s, t);
+    for (let f = e + 1; f < to; f++) {
+      const j = 4 * f;
+      if (box[j]! <= maxX && box[j + 1]! <= maxY && box[j + 2]! >= minX && box[j + 3]! >= minY) {
+        callback(slot[e]!, slot[f]!);
+      }
     }
     for (let f = fs; f < fe; f++) {
-      const t = frame[f]!;
-      const j = 8 * t;
-      if (box[j]! <= maxX && box[j + 1]! <= maxY && box[j + 2]! >= minX && box[j + 3]! >= minY)
-        callback(t, s);
+      const j = 4 * f;
+      if (
+        fbox[j]! <= maxX &&
+        fbox[j + 1]! <= maxY &&
+        fbox[j + 2]! >= minX &&
+        fbox[j + 3]! >= minY
+      ) {
+        callback(fslot[f]!, slot[e]!);
+      }
     }
   }
 }
 
 /**
- * Appends to `out` from index `n` the slots of `src[from..to)` whose boxes overlap the box
- * (minX, minY, maxX, maxY); returns the new count. `out` may be `src` when n >= to.
+ * Copies to `dbox`/`dslot` from index `n` the entries [from, to) of `sbox`/`sslot` whose boxes
+ * overlap (minX, minY, maxX, maxY); returns the new count. The source and destination may be
+ * the same arrays when n >= to.
  */
-export function filterSlots<T>(
-  store: ItemStore<T>,
-  src: Int32Array,
+export function copyOverlapping(
+  sbox: Float64Array,
+  sslot: Int32Array,
   from: number,
   to: number,
   minX: number,
   minY: number,
   maxX: number,
   maxY: number,
-  out: Int32Array,
+  dbox: Float64Array,
+  dslot: Int32Array,
   n: number,
 ): number {
-  const box = store.box;
-  for (let f = from; f < to; f++) {
-    const t = src[f]!;
-    const j = 8 * t;
-    out[n] = t;
-    n +=
-      +(box[j]! <= maxX) & +(box[j + 1]! <= maxY) & +(box[j + 2]! >= minX) & +(box[j + 3]! >= minY);
+  for (let e = from; e < to; e++) {
+    const i = 4 * e;
+    const a = sbox[i]!;
+    const b = sbox[i + 1]!;
+    const c = sbox[i + 2]!;
+    const d = sbox[i + 3]!;
+    const j = 4 * n;
+    dbox[j] = a;
+    dbox[j + 1] = b;
+    dbox[j + 2] = c;
+    dbox[j + 3] = d;
+    dslot[n] = sslot[e]!;
+    n += +(a <= maxX) & +(b <= maxY) & +(c >= minX) & +(d >= minY);
   }
   return n;
 }

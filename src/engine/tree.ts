@@ -13,14 +13,17 @@
 //   in the root and are found like any other.
 // - The four children of a node are allocated together (Dragon Energy, "Efficient quadtrees",
 //   https://stackoverflow.com/q/41946007), so a node stores only its first child.
-// - Items keep a copy of their node's bounds (the "fit" box): an update that stays inside it is
-//   O(1), like Box2D's fat AABBs (b2DynamicTree::MoveProxy). Empty subtrees are collapsed lazily.
+// - A node's items sit side by side in a bucket (box and slot), so scans stream through memory;
+//   removal swaps the last entry into the hole.
+// - An update that stays inside the item's node's bounds is O(1), like Box2D's fat AABBs
+//   (b2DynamicTree::MoveProxy). Empty subtrees are collapsed lazily.
 
-import { boxDistanceSq } from '../geometry/rect.js';
+import { boxDistance } from '../geometry/rect.js';
+import { Buckets } from './buckets.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
 import {
-  filterSlots,
+  copyOverlapping,
   scanAll,
   scanNearest,
   scanPairs,
@@ -30,6 +33,24 @@ import {
 } from './scan.js';
 
 const INF = Number.POSITIVE_INFINITY;
+const NODE_SHADE = 1 - 2 ** -50;
+
+// Fields of a node's record in `lk` (8 ints).
+/** First of the node's four children; -1 for a leaf. Threads the free list of 4-blocks. */
+export const CHILD = 0;
+/** Items in the node's subtree, itself included. */
+export const SUB = 1;
+/** Start of the node's bucket. */
+export const START = 2;
+/** Items in the node itself. */
+export const COUNT = 3;
+/** Size class of the node's bucket (it holds 2^CLASS entries); -1 when it has none. */
+export const CLASS = 4;
+export const PARENT = 5;
+export const DEPTH = 6;
+// Fields of a node's record in `geo` (8 doubles): 0-3 its bounds, then the centre of its cell.
+export const CX = 4;
+export const CY = 5;
 
 /** The node passed to `visit` callbacks. */
 export interface NodeView {
@@ -44,21 +65,15 @@ export interface NodeView {
 /** A dynamic region quadtree over item slots. Front doors validate and map slots to items. */
 export class RegionTree<T> {
   readonly store = new ItemStore<T>();
-  /** First of the four children, or -1 for a leaf; threads the free list of 4-blocks. */
-  child: Int32Array;
-  parent: Int32Array;
-  /** First item slot of the node's list, -1 when empty. */
-  head: Int32Array;
-  /** Items in the node itself. */
-  count: Int32Array;
-  /** Items in the node's subtree (itself included). */
-  sub: Int32Array;
-  depth: Uint8Array;
-  /** Centre of the node's cell. */
-  cx: Float64Array;
-  cy: Float64Array;
-  /** 4 per node: the node's (loose) bounds, clipped to its parent's; the root's is the plane. */
-  nbox: Float64Array;
+  /** The entries of every node's bucket. */
+  readonly buckets = new Buckets();
+  /** 8 ints per node: CHILD, SUB, START, COUNT, CLASS, PARENT, DEPTH. */
+  lk: Int32Array;
+  /**
+   * 8 doubles per node, one cache line: its (loose) bounds clipped to its parent's (the root's
+   * are the plane) minX, minY, maxX, maxY, then the centre of its cell CX, CY.
+   */
+  geo: Float64Array;
   /** Nodes handed out so far (the root and whole 4-blocks). */
   nodeCount = 1;
   /** Slots of the query results. */
@@ -73,9 +88,13 @@ export class RegionTree<T> {
   private readonly looseW: Float64Array;
   private readonly looseH: Float64Array;
   private readonly stack: Int32Array;
+  /** Scratch of `split`: the child each entry moves to. */
+  private targets = new Int32Array(64);
   private readonly queue = new NodeQueue();
   private readonly best = new KBest();
-  private frame = new Int32Array(256);
+  /** Frames of the pair walk: entries copied out of other nodes (see `pairs`). */
+  private frameBox = new Float64Array(4 * 256);
+  private frameSlot = new Int32Array(256);
   private pairStack: Int32Array;
   private readonly visitStack: Int32Array;
   private readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
@@ -109,153 +128,235 @@ export class RegionTree<T> {
     this.stack = new Int32Array(3 * levels + 8);
     this.visitStack = new Int32Array(3 * levels + 8);
     this.pairStack = new Int32Array(3 * (3 * levels + 8));
-    const cap = 64;
-    this.child = new Int32Array(cap);
-    this.parent = new Int32Array(cap);
-    this.head = new Int32Array(cap);
-    this.count = new Int32Array(cap);
-    this.sub = new Int32Array(cap);
-    this.depth = new Uint8Array(cap);
-    this.cx = new Float64Array(cap);
-    this.cy = new Float64Array(cap);
-    this.nbox = new Float64Array(4 * cap);
+    this.lk = new Int32Array(8 * 64);
+    this.geo = new Float64Array(8 * 64);
     this.results = new Int32Array(this.store.capacity);
     this.clear();
   }
 
   /** Number of items. */
   get size(): number {
-    return this.sub[0]!;
+    return this.lk[SUB]!;
   }
 
   /** Removes every item and node but the root. */
   clear(): void {
     this.store.clear();
+    this.buckets.clear();
     this.nodeCount = 1;
     this.freeBlock = -1;
     this.changes = 0;
-    this.child[0] = -1;
-    this.parent[0] = -1;
-    this.head[0] = -1;
-    this.count[0] = 0;
-    this.sub[0] = 0;
-    this.depth[0] = 0;
-    this.cx[0] = this.x + this.width / 2;
-    this.cy[0] = this.y + this.height / 2;
-    this.nbox[0] = -INF;
-    this.nbox[1] = -INF;
-    this.nbox[2] = INF;
-    this.nbox[3] = INF;
+    this.initNode(
+      0,
+      -1,
+      0,
+      this.x + this.width / 2,
+      this.y + this.height / 2,
+      -INF,
+      -INF,
+      INF,
+      INF,
+    );
   }
 
-  /** Adds an item with the given bounds and returns its slot. */
+  private initNode(
+    n: number,
+    parent: number,
+    depth: number,
+    cx: number,
+    cy: number,
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+  ): void {
+    const { lk, geo } = this;
+    const l = 8 * n;
+    lk[l + CHILD] = -1;
+    lk[l + SUB] = 0;
+    lk[l + START] = 0;
+    lk[l + COUNT] = 0;
+    lk[l + CLASS] = -1;
+    lk[l + PARENT] = parent;
+    lk[l + DEPTH] = depth;
+    geo[l] = minX;
+    geo[l + 1] = minY;
+    geo[l + 2] = maxX;
+    geo[l + 3] = maxY;
+    geo[l + CX] = cx;
+    geo[l + CY] = cy;
+  }
+
+  /** Adds an item with the given bounds and returns its slot, or -1 if it is already present. */
   insert(item: T, minX: number, minY: number, maxX: number, maxY: number): number {
-    const s = this.store.add(item, minX, minY, maxX, maxY);
+    const s = this.store.add(item);
+    if (s < 0) return s;
     if (this.results.length < this.store.capacity)
       this.results = new Int32Array(this.store.capacity);
-    this.sub[0]!++;
-    this.descend(s, 0);
+    this.lk[SUB]!++;
+    this.descend(s, 0, minX, minY, maxX, maxY);
     return s;
   }
 
   /** Removes the item in slot `s`. */
   remove(s: number): void {
     const n = this.store.node[s]!;
-    this.unlink(s, n);
-    const { sub, parent } = this;
-    for (let a = n; a >= 0; a = parent[a]!) sub[a]!--;
+    this.take(s, n);
+    const lk = this.lk;
+    for (let a = n; a >= 0; a = lk[8 * a + PARENT]!) lk[8 * a + SUB]!--;
     this.store.release(s);
     this.changed();
   }
 
   /** Gives slot `s` new bounds: O(1) while they stay inside its node's bounds, else relocates. */
   move(s: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    const box = this.store.box;
-    const i = 8 * s;
-    box[i] = minX;
-    box[i + 1] = minY;
-    box[i + 2] = maxX;
-    box[i + 3] = maxY;
-    let n = this.store.node[s]!;
-    const { nbox, sub, parent, child, cx, cy } = this;
+    const { store, lk } = this;
+    let n = store.node[s]!;
     const ex = minX + (maxX - minX) * 0.5;
     const ey = minY + (maxY - minY) * 0.5;
-    if (minX >= box[i + 4]! && minY >= box[i + 5]! && maxX <= box[i + 6]! && maxY <= box[i + 7]!) {
+    if (this.fits(n, minX, minY, maxX, maxY)) {
       // Still inside its node: a leaf keeps it (O(1)). An inner node keeps it unless it can sink
       // into the child its centre picks, or its centre has left the node's cell (a loose node
       // keeps such an item, but no child can take it): then it is placed again, as an insert
       // would, so that items never pile up in inner nodes.
-      const c = child[n]!;
-      if (c < 0) return;
-      const k = c + ((ex >= cx[n]! ? 1 : 0) | (ey >= cy[n]! ? 2 : 0));
-      const b = 4 * k;
+      const c = lk[8 * n + CHILD]!;
       if (
-        minX >= nbox[b]! &&
-        minY >= nbox[b + 1]! &&
-        maxX <= nbox[b + 2]! &&
-        maxY <= nbox[b + 3]!
+        c < 0 ||
+        (!this.fits(this.pick(n, ex, ey), minX, minY, maxX, maxY) && this.centreInCell(n, ex, ey))
       ) {
-        this.unlink(s, n);
-        this.descend(s, n);
+        const e = 4 * (lk[8 * n + START]! + store.pos[s]!);
+        const box = this.buckets.box;
+        box[e] = minX;
+        box[e + 1] = minY;
+        box[e + 2] = maxX;
+        box[e + 3] = maxY;
         return;
       }
-      if (this.centreInCell(n, ex, ey)) return;
     }
-    // Climb to the first ancestor that contains the new box and its centre's cell (the root
-    // contains all), then descend from there.
-    this.unlink(s, n);
-    while (
-      n !== 0 &&
-      (minX < nbox[4 * n]! ||
-        minY < nbox[4 * n + 1]! ||
-        maxX > nbox[4 * n + 2]! ||
-        maxY > nbox[4 * n + 3]! ||
-        !this.centreInCell(n, ex, ey))
-    ) {
-      sub[n]!--;
-      n = parent[n]!;
+    // Climb to the first ancestor that contains the new box and the centre in its cell (the
+    // root contains all), then descend from there.
+    this.take(s, n);
+    while (n !== 0 && (!this.fits(n, minX, minY, maxX, maxY) || !this.centreInCell(n, ex, ey))) {
+      lk[8 * n + SUB]!--;
+      n = lk[8 * n + PARENT]!;
     }
-    this.descend(s, n);
+    this.descend(s, n, minX, minY, maxX, maxY);
     this.changed();
+  }
+
+  // The child of inner node n that a centre (x, y) picks: right if x >= cx, top if y >= cy.
+  private pick(n: number, x: number, y: number): number {
+    const g = 8 * n;
+    return (
+      this.lk[g + CHILD]! + ((x >= this.geo[g + CX]! ? 1 : 0) | (y >= this.geo[g + CY]! ? 2 : 0))
+    );
+  }
+
+  // Whether node n's bounds contain the box.
+  private fits(n: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
+    const geo = this.geo;
+    const g = 8 * n;
+    return minX >= geo[g]! && minY >= geo[g + 1]! && maxX <= geo[g + 2]! && maxY <= geo[g + 3]!;
   }
 
   // Whether (x, y) lies in node n's cell (closed).
   private centreInCell(n: number, x: number, y: number): boolean {
-    const d = this.depth[n]!;
-    const dx = x - this.cx[n]!;
-    const dy = y - this.cy[n]!;
+    const d = this.lk[8 * n + DEPTH]!;
+    const dx = x - this.geo[8 * n + CX]!;
+    const dy = y - this.geo[8 * n + CY]!;
     const hw = this.halfW[d]!;
     const hh = this.halfH[d]!;
     return dx >= -hw && dx <= hw && dy >= -hh && dy <= hh;
   }
 
-  // Places slot s in the subtree of node n (whose counts already include s): down the child its
-  // centre picks while that child's bounds contain it, then splits the node if it overflows.
-  private descend(s: number, n: number): void {
-    const { child, cx, cy, nbox, sub } = this;
-    const box = this.store.box;
-    const minX = box[8 * s]!;
-    const minY = box[8 * s + 1]!;
-    const maxX = box[8 * s + 2]!;
-    const maxY = box[8 * s + 3]!;
+  // Places slot s with its box in the subtree of node n (whose counts already include s): down
+  // the child its centre picks while that child's bounds contain it, then splits the node if it
+  // overflows.
+  private descend(
+    s: number,
+    n: number,
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+  ): void {
+    const { lk } = this;
     const ex = minX + (maxX - minX) * 0.5;
     const ey = minY + (maxY - minY) * 0.5;
-    let c = child[n]!;
-    while (c >= 0) {
-      const k = c + ((ex >= cx[n]! ? 1 : 0) | (ey >= cy[n]! ? 2 : 0));
-      const b = 4 * k;
-      if (minX < nbox[b]! || minY < nbox[b + 1]! || maxX > nbox[b + 2]! || maxY > nbox[b + 3]!)
-        break;
+    while (lk[8 * n + CHILD]! >= 0) {
+      const k = this.pick(n, ex, ey);
+      if (!this.fits(k, minX, minY, maxX, maxY)) break;
       n = k;
-      sub[n]!++;
-      c = child[n]!;
+      lk[8 * n + SUB]!++;
     }
-    this.link(s, n);
-    if (c < 0 && this.count[n]! > this.maxObjects && this.depth[n]! < this.maxLevels) this.split(n);
+    this.put(s, n, minX, minY, maxX, maxY);
+    if (
+      lk[8 * n + CHILD]! < 0 &&
+      lk[8 * n + COUNT]! > this.maxObjects &&
+      lk[8 * n + DEPTH]! < this.maxLevels
+    ) {
+      this.split(n);
+    }
   }
 
-  // Splits node n, moves each of its items that fits a child into it, and splits again any child
-  // that overflows in turn (an explicit stack: the depth limit bounds it).
+  // Appends slot s with the box (minX, minY, maxX, maxY) to node n's bucket.
+  private put(s: number, n: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    const { lk, store } = this;
+    const l = 8 * n;
+    const count = lk[l + COUNT]!;
+    const c = lk[l + CLASS]!;
+    if (c < 0 || count === 1 << c) this.resize(n, count + 1);
+    const e = lk[l + START]! + count;
+    const { box, slot } = this.buckets;
+    box[4 * e] = minX;
+    box[4 * e + 1] = minY;
+    box[4 * e + 2] = maxX;
+    box[4 * e + 3] = maxY;
+    slot[e] = s;
+    lk[l + COUNT] = count + 1;
+    store.pos[s] = count;
+    store.node[s] = n;
+  }
+
+  // Takes slot s out of node n's bucket: the last entry fills its place.
+  private take(s: number, n: number): void {
+    const { lk, store } = this;
+    const { box, slot } = this.buckets;
+    const l = 8 * n;
+    const start = lk[l + START]!;
+    const last = start + lk[l + COUNT]! - 1;
+    const e = start + store.pos[s]!;
+    if (e !== last) {
+      box[4 * e] = box[4 * last]!;
+      box[4 * e + 1] = box[4 * last + 1]!;
+      box[4 * e + 2] = box[4 * last + 2]!;
+      box[4 * e + 3] = box[4 * last + 3]!;
+      const moved = slot[last]!;
+      slot[e] = moved;
+      store.pos[moved] = e - start;
+    }
+    lk[l + COUNT]!--;
+  }
+
+  // Moves node n's entries to a bucket that holds at least `need` (its bucket, if any, is freed).
+  private resize(n: number, need: number): void {
+    const { lk, buckets } = this;
+    const l = 8 * n;
+    const old = lk[l + CLASS]!;
+    const c = Buckets.classFor(need);
+    const start = buckets.alloc(c);
+    const from = lk[l + START]!;
+    const count = lk[l + COUNT]!;
+    const { box, slot } = buckets;
+    box.copyWithin(4 * start, 4 * from, 4 * (from + count));
+    slot.copyWithin(start, from, from + count);
+    if (old >= 0) buckets.release(from, old);
+    lk[l + START] = start;
+    lk[l + CLASS] = c;
+  }
+
+  // Splits node n, moves each of its entries that fits a child into it, and splits again any
+  // child that overflows in turn (an explicit stack: the depth limit bounds it).
   private split(n: number): void {
     const stack = this.stack;
     let sp = 0;
@@ -263,126 +364,118 @@ export class RegionTree<T> {
     while (sp > 0) {
       n = stack[--sp]!;
       const c = this.allocChildren(n);
-      const { cx, cy, nbox, sub, count, depth } = this;
-      const { box, next } = this.store;
-      const x = cx[n]!;
-      const y = cy[n]!;
-      // Rebuild the lists: each item goes to the child that contains it, or back to n.
-      let s = this.head[n]!;
-      this.head[n] = -1;
-      count[n] = 0;
-      for (let nx = 0; s >= 0; s = nx) {
-        nx = next[s]!;
-        const i = 8 * s;
-        const minX = box[i]!;
-        const minY = box[i + 1]!;
-        const maxX = box[i + 2]!;
-        const maxY = box[i + 3]!;
-        let k =
-          c +
-          ((minX + (maxX - minX) * 0.5 >= x ? 1 : 0) | (minY + (maxY - minY) * 0.5 >= y ? 2 : 0));
-        const b = 4 * k;
-        if (minX < nbox[b]! || minY < nbox[b + 1]! || maxX > nbox[b + 2]! || maxY > nbox[b + 3]!)
-          k = n;
-        else sub[k]!++;
-        this.link(s, k);
+      const lk = this.lk;
+      const l = 8 * n;
+      const start = lk[l + START]!;
+      const count = lk[l + COUNT]!;
+      // Each entry goes to the child its centre picks when that child contains it, else stays.
+      // First count the movers per child, so each child's bucket is sized once.
+      const to = this.pickTargets(n, start, start + count);
+      for (let k = c; k < c + 4; k++) {
+        const need = lk[8 * k + SUB]!;
+        if (need > 0) this.resize(k, need);
+      }
+      // Then move them; the stayers are packed to the front of n's bucket.
+      const { box, slot } = this.buckets;
+      const targets = this.targets;
+      let kept = 0;
+      for (let e = start; e < to; e++) {
+        const minX = box[4 * e]!;
+        const minY = box[4 * e + 1]!;
+        const maxX = box[4 * e + 2]!;
+        const maxY = box[4 * e + 3]!;
+        const s = slot[e]!;
+        const k = targets[e - start]!;
+        if (k >= 0) {
+          this.put(s, k, minX, minY, maxX, maxY);
+        } else {
+          const w = start + kept;
+          box[4 * w] = minX;
+          box[4 * w + 1] = minY;
+          box[4 * w + 2] = maxX;
+          box[4 * w + 3] = maxY;
+          slot[w] = s;
+          this.store.pos[s] = kept++;
+        }
+      }
+      lk[l + COUNT] = kept;
+      // Give back the room the movers left.
+      if (kept === 0) {
+        this.buckets.release(start, lk[l + CLASS]!);
+        lk[l + CLASS] = -1;
+      } else if (Buckets.classFor(kept) < lk[l + CLASS]!) {
+        this.resize(n, kept);
       }
       for (let k = c; k < c + 4; k++) {
-        if (count[k]! > this.maxObjects && depth[k]! < this.maxLevels) stack[sp++] = k;
+        if (lk[8 * k + COUNT]! > this.maxObjects && lk[8 * k + DEPTH]! < this.maxLevels)
+          stack[sp++] = k;
       }
     }
+  }
+
+  // For each entry of [from, to) of inner node n: the child its centre picks if that child
+  // contains it, else -1, into `targets`; counts the movers in the children's SUB. Returns `to`.
+  private pickTargets(n: number, from: number, to: number): number {
+    if (this.targets.length < to - from) this.targets = new Int32Array(2 * (to - from));
+    const { targets, lk } = this;
+    const box = this.buckets.box;
+    for (let e = from; e < to; e++) {
+      const minX = box[4 * e]!;
+      const minY = box[4 * e + 1]!;
+      const maxX = box[4 * e + 2]!;
+      const maxY = box[4 * e + 3]!;
+      const k = this.pick(n, minX + (maxX - minX) * 0.5, minY + (maxY - minY) * 0.5);
+      const fits = this.fits(k, minX, minY, maxX, maxY);
+      targets[e - from] = fits ? k : -1;
+      if (fits) lk[8 * k + SUB]!++;
+    }
+    return to;
   }
 
   // Takes a 4-block for the children of n and sets their cells and bounds.
   private allocChildren(n: number): number {
     let c = this.freeBlock;
     if (c >= 0) {
-      this.freeBlock = this.child[c]!;
+      this.freeBlock = this.lk[8 * c + CHILD]!;
     } else {
       c = this.nodeCount;
       this.nodeCount += 4;
-      if (this.nodeCount > this.child.length) this.growNodes(2 * this.nodeCount);
+      if (8 * this.nodeCount > this.lk.length) this.growNodes(2 * this.nodeCount);
     }
-    const { child, parent, head, count, sub, depth, cx, cy, nbox } = this;
-    child[n] = c;
-    const d = depth[n]! + 1;
+    const { lk, geo } = this;
+    const l = 8 * n;
+    lk[l + CHILD] = c;
+    const d = lk[l + DEPTH]! + 1;
     const hw = this.halfW[d]!;
     const hh = this.halfH[d]!;
     const lw = this.looseW[d]!;
     const lh = this.looseH[d]!;
-    const pMinX = nbox[4 * n]!;
-    const pMinY = nbox[4 * n + 1]!;
-    const pMaxX = nbox[4 * n + 2]!;
-    const pMaxY = nbox[4 * n + 3]!;
     for (let q = 0; q < 4; q++) {
-      const k = c + q;
-      const x = cx[n]! + (q & 1 ? hw : -hw);
-      const y = cy[n]! + (q & 2 ? hh : -hh);
-      child[k] = -1;
-      parent[k] = n;
-      head[k] = -1;
-      count[k] = 0;
-      sub[k] = 0;
-      depth[k] = d;
-      cx[k] = x;
-      cy[k] = y;
+      const x = geo[l + CX]! + (q & 1 ? hw : -hw);
+      const y = geo[l + CY]! + (q & 2 ? hh : -hh);
       // The loose cell, clipped to the parent's bounds so that bounds nest exactly.
-      nbox[4 * k] = Math.max(pMinX, x - lw);
-      nbox[4 * k + 1] = Math.max(pMinY, y - lh);
-      nbox[4 * k + 2] = Math.min(pMaxX, x + lw);
-      nbox[4 * k + 3] = Math.min(pMaxY, y + lh);
+      this.initNode(
+        c + q,
+        n,
+        d,
+        x,
+        y,
+        Math.max(geo[l]!, x - lw),
+        Math.max(geo[l + 1]!, y - lh),
+        Math.min(geo[l + 2]!, x + lw),
+        Math.min(geo[l + 3]!, y + lh),
+      );
     }
     return c;
   }
 
   private growNodes(capacity: number): void {
-    const grow32 = (a: Int32Array, size: number) => {
-      const b = new Int32Array(size);
-      b.set(a);
-      return b;
-    };
-    const grow64 = (a: Float64Array, size: number) => {
-      const b = new Float64Array(size);
-      b.set(a);
-      return b;
-    };
-    this.child = grow32(this.child, capacity);
-    this.parent = grow32(this.parent, capacity);
-    this.head = grow32(this.head, capacity);
-    this.count = grow32(this.count, capacity);
-    this.sub = grow32(this.sub, capacity);
-    const depth = new Uint8Array(capacity);
-    depth.set(this.depth);
-    this.depth = depth;
-    this.cx = grow64(this.cx, capacity);
-    this.cy = grow64(this.cy, capacity);
-    this.nbox = grow64(this.nbox, 4 * capacity);
-  }
-
-  private link(s: number, n: number): void {
-    const { next, prev, node, box } = this.store;
-    const h = this.head[n]!;
-    next[s] = h;
-    prev[s] = -1;
-    if (h >= 0) prev[h] = s;
-    this.head[n] = s;
-    node[s] = n;
-    this.count[n]!++;
-    const nbox = this.nbox;
-    box[8 * s + 4] = nbox[4 * n]!;
-    box[8 * s + 5] = nbox[4 * n + 1]!;
-    box[8 * s + 6] = nbox[4 * n + 2]!;
-    box[8 * s + 7] = nbox[4 * n + 3]!;
-  }
-
-  private unlink(s: number, n: number): void {
-    const { next, prev } = this.store;
-    const p = prev[s]!;
-    const x = next[s]!;
-    if (p >= 0) next[p] = x;
-    else this.head[n] = x;
-    if (x >= 0) prev[x] = p;
-    this.count[n]!--;
+    const lk = new Int32Array(8 * capacity);
+    lk.set(this.lk);
+    this.lk = lk;
+    const geo = new Float64Array(8 * capacity);
+    geo.set(this.geo);
+    this.geo = geo;
   }
 
   // Counts removals and relocations; once they outnumber the nodes, tidies the tree, so that
@@ -397,35 +490,45 @@ export class RegionTree<T> {
    */
   cleanup(): void {
     this.changes = 0;
-    const { child, sub, stack } = this;
+    const stack = this.stack;
     let sp = 0;
     stack[sp++] = 0;
     while (sp > 0) {
       const n = stack[--sp]!;
-      const c = child[n]!;
+      const c = this.lk[8 * n + CHILD]!;
       if (c < 0) continue;
-      if (sub[n]! <= this.maxObjects) this.collapse(n, sp);
+      if (this.lk[8 * n + SUB]! <= this.maxObjects) this.collapse(n, sp);
       else for (let k = c; k < c + 4; k++) stack[sp++] = k;
     }
   }
 
-  // Moves every item below n into n and frees n's descendants, using the stack above `base`.
+  // Moves every entry below n into n and frees n's descendants, using the stack above `base`.
   private collapse(n: number, base: number): void {
-    const { child, head, stack } = this;
-    const next = this.store.next;
+    const stack = this.stack;
     let sp = base;
-    stack[sp++] = child[n]!;
-    child[n] = -1;
+    stack[sp++] = this.lk[8 * n + CHILD]!;
+    this.lk[8 * n + CHILD] = -1;
     while (sp > base) {
       const c = stack[--sp]!;
       for (let k = c; k < c + 4; k++) {
-        for (let s = head[k]!, nx = 0; s >= 0; s = nx) {
-          nx = next[s]!;
-          this.link(s, n);
+        const l = 8 * k;
+        const start = this.lk[l + START]!;
+        const end = start + this.lk[l + COUNT]!;
+        for (let e = start; e < end; e++) {
+          const box = this.buckets.box;
+          this.put(
+            this.buckets.slot[e]!,
+            n,
+            box[4 * e]!,
+            box[4 * e + 1]!,
+            box[4 * e + 2]!,
+            box[4 * e + 3]!,
+          );
         }
-        if (child[k]! >= 0) stack[sp++] = child[k]!;
+        if (this.lk[l + CLASS]! >= 0) this.buckets.release(start, this.lk[l + CLASS]!);
+        if (this.lk[l + CHILD]! >= 0) stack[sp++] = this.lk[l + CHILD]!;
       }
-      child[c] = this.freeBlock;
+      this.lk[8 * c + CHILD] = this.freeBlock;
       this.freeBlock = c;
     }
   }
@@ -446,31 +549,35 @@ export class RegionTree<T> {
     out: Int32Array,
     n: number,
   ): number {
-    const { child, head, sub, nbox, stack, store } = this;
+    const { lk, geo, stack } = this;
+    const { box, slot } = this.buckets;
     let sp = 0;
     stack[sp++] = start;
     while (sp > 0) {
-      const node = stack[--sp]!;
-      if (node < 0) {
-        // A node inside the query (~node): every item below it is an answer, no tests needed.
-        n = scanAll(store, head[~node]!, out, n);
-        const c = child[~node]!;
-        if (c >= 0) for (let k = c; k < c + 4; k++) if (sub[k]! > 0) stack[sp++] = ~k;
+      let node = stack[--sp]!;
+      const inside = node < 0;
+      if (inside) node = ~node;
+      const l = 8 * node;
+      const from = lk[l + START]!;
+      const to = from + lk[l + COUNT]!;
+      const c = lk[l + CHILD]!;
+      if (inside) {
+        // A node inside the query (pushed as ~node): all its items are answers, no tests needed.
+        n = scanAll(slot, from, to, out, n);
+        if (c >= 0) for (let k = c; k < c + 4; k++) if (lk[8 * k + SUB]! > 0) stack[sp++] = ~k;
       } else {
-        n = scanRect(store, head[node]!, minX, minY, maxX, maxY, all, out, n);
-        const c = child[node]!;
+        n = scanRect(box, slot, from, to, minX, minY, maxX, maxY, all, out, n);
         if (c >= 0) {
           // Push the children the query meets, marked (~k) when it contains them.
           for (let k = c; k < c + 4; k++) {
-            if (sub[k] === 0) continue;
-            const b = 4 * k;
-            const bMinX = nbox[b]!;
-            const bMinY = nbox[b + 1]!;
-            const bMaxX = nbox[b + 2]!;
-            const bMaxY = nbox[b + 3]!;
+            if (lk[8 * k + SUB] === 0) continue;
+            const g = 8 * k;
+            const bMinX = geo[g]!;
+            const bMinY = geo[g + 1]!;
+            const bMaxX = geo[g + 2]!;
+            const bMaxY = geo[g + 3]!;
             if (bMinX > maxX || bMinY > maxY || bMaxX < minX || bMaxY < minY) continue;
-            const inside = bMinX >= minX && bMinY >= minY && bMaxX <= maxX && bMaxY <= maxY;
-            stack[sp++] = inside ? ~k : k;
+            stack[sp++] = bMinX >= minX && bMinY >= minY && bMaxX <= maxX && bMaxY <= maxY ? ~k : k;
           }
         }
       }
@@ -484,20 +591,23 @@ export class RegionTree<T> {
    * (a, b)-(c, d), decided exactly, and returns how many.
    */
   searchShape(shape: number, a: number, b: number, c: number, d: number): number {
-    const { child, head, sub, nbox, stack, store, results } = this;
+    const { lk, geo, stack, results } = this;
+    const { box, slot } = this.buckets;
     let n = 0;
     let sp = 0;
     stack[sp++] = 0;
     while (sp > 0) {
       const node = stack[--sp]!;
-      n = scanShape(store, head[node]!, shape, a, b, c, d, results, n);
-      const first = child[node]!;
+      const l = 8 * node;
+      const from = lk[l + START]!;
+      n = scanShape(box, slot, from, from + lk[l + COUNT]!, shape, a, b, c, d, results, n);
+      const first = lk[l + CHILD]!;
       if (first < 0) continue;
       for (let k = first; k < first + 4; k++) {
-        const j = 4 * k;
+        const g = 8 * k;
         if (
-          sub[k]! > 0 &&
-          shapeHits(shape, nbox[j]!, nbox[j + 1]!, nbox[j + 2]!, nbox[j + 3]!, a, b, c, d)
+          lk[g + SUB]! > 0 &&
+          shapeHits(shape, geo[g]!, geo[g + 1]!, geo[g + 2]!, geo[g + 3]!, a, b, c, d)
         ) {
           stack[sp++] = k;
         }
@@ -507,28 +617,32 @@ export class RegionTree<T> {
   }
 
   /**
-   * Writes into `results` the slots of the `k` items nearest to (x, y) within squared distance
-   * `maxDistSq`, nearest first (ties by slot), and returns how many. Best-first search: nodes
+   * Writes into `results` the slots of the `k` items nearest to (x, y) within distance
+   * `maxDistance`, nearest first (ties by slot), and returns how many. Best-first search: nodes
    * leave the queue in order of their distance, until none can beat the k-th best item.
    */
-  nearest(x: number, y: number, k: number, maxDistSq: number): number {
-    const { child, head, sub, nbox, queue, best, store } = this;
+  nearest(x: number, y: number, k: number, maxDistance: number): number {
+    const { lk, geo, queue, best } = this;
+    const { box, slot } = this.buckets;
     queue.clear();
     best.reset(k);
-    if (k === 0 || sub[0] === 0) return 0;
+    if (k === 0 || lk[SUB] === 0) return 0;
     queue.push(0, 0);
     while (queue.length > 0) {
-      const bound = best.full ? Math.min(maxDistSq, best.worst()) : maxDistSq;
+      const bound = best.full ? Math.min(maxDistance, best.worst()) : maxDistance;
       if (queue.peekKey() > bound) break;
       const node = queue.pop();
-      scanNearest(store, head[node]!, x, y, maxDistSq, best);
-      const c = child[node]!;
+      const l = 8 * node;
+      const from = lk[l + START]!;
+      scanNearest(box, slot, from, from + lk[l + COUNT]!, x, y, maxDistance, best);
+      const c = lk[l + CHILD]!;
       if (c < 0) continue;
       for (let q = c; q < c + 4; q++) {
-        if (sub[q] === 0) continue;
-        const j = 4 * q;
-        const d = boxDistanceSq(nbox[j]!, nbox[j + 1]!, nbox[j + 2]!, nbox[j + 3]!, x, y);
-        if (d <= maxDistSq) queue.push(q, d);
+        const g = 8 * q;
+        if (lk[g + SUB] === 0) continue;
+        // Shaded by a few ulps, so that rounding never ranks a node behind an item inside it.
+        const d = boxDistance(geo[g]!, geo[g + 1]!, geo[g + 2]!, geo[g + 3]!, x, y) * NODE_SHADE;
+        if (d <= maxDistance) queue.push(q, d);
       }
     }
     return best.drain(this.results);
@@ -537,16 +651,18 @@ export class RegionTree<T> {
   /**
    * Calls `callback(slotA, slotB)` once for every pair of items whose boxes overlap.
    *
-   * One depth-first walk. Each node carries a "frame": the items outside its subtree that may
-   * overlap items inside it (items of its ancestors, and of its earlier siblings' subtrees, that
-   * meet its bounds). At a node, its items are tested against each other and against the frame,
-   * so each pair is met exactly once: at the node of the item the walk reaches later.
+   * One depth-first walk. Each node carries a "frame": copies of the entries outside its subtree
+   * that may overlap entries inside it (those of its ancestors, and of its earlier siblings'
+   * subtrees, that meet its bounds). At a node, its entries are tested against each other and
+   * against the frame, so each pair is met exactly once: at the node of the item the walk
+   * reaches later.
    */
   pairs(callback: (a: number, b: number) => void): void {
-    const { child, head, sub, count, nbox, store } = this;
+    const { lk, geo } = this;
+    const { box, slot } = this.buckets;
     let stack = this.pairStack;
     let sp = 0;
-    let top = 0; // end of the live frames in `this.frame`
+    let top = 0; // end of the live frames
     stack[sp++] = 0;
     stack[sp++] = 0;
     stack[sp++] = 0;
@@ -555,41 +671,59 @@ export class RegionTree<T> {
       const fs = stack[--sp]!;
       const n = stack[--sp]!;
       top = fe;
-      // The node's items against each other and against its frame.
-      scanPairs(store, head[n]!, this.frame, fs, fe, callback);
-      const c = child[n]!;
+      const l = 8 * n;
+      const from = lk[l + START]!;
+      const to = from + lk[l + COUNT]!;
+      // The node's entries against each other and against its frame.
+      scanPairs(box, slot, from, to, this.frameBox, this.frameSlot, fs, fe, callback);
+      const c = lk[l + CHILD]!;
       if (c < 0) continue;
-      // The frame of each child: the node's frame and items that meet the child's bounds, then
-      // the items of its earlier siblings' subtrees that do.
+      // The frame of each child: the node's frame and entries that meet the child's bounds, then
+      // the entries of its earlier siblings' subtrees that do.
       for (let k = c; k < c + 4; k++) {
-        if (sub[k] === 0) continue;
-        let room = top + (fe - fs) + count[n]!;
-        for (let m = c; m < k; m++) room += sub[m]!;
-        if (room > this.frame.length) {
-          const bigger = new Int32Array(Math.max(room, 2 * this.frame.length));
-          bigger.set(this.frame.subarray(0, top));
-          this.frame = bigger;
-        }
-        const frame = this.frame;
-        const b = 4 * k;
-        const bMinX = nbox[b]!;
-        const bMinY = nbox[b + 1]!;
-        const bMaxX = nbox[b + 2]!;
-        const bMaxY = nbox[b + 3]!;
+        if (lk[8 * k + SUB] === 0) continue;
+        let room = top + (fe - fs) + (to - from);
+        for (let m = c; m < k; m++) room += lk[8 * m + SUB]!;
+        this.frameRoom(room, top);
+        const { frameBox, frameSlot } = this;
+        const g = 8 * k;
+        const bMinX = geo[g]!;
+        const bMinY = geo[g + 1]!;
+        const bMaxX = geo[g + 2]!;
+        const bMaxY = geo[g + 3]!;
         const start = top;
-        top = filterSlots(store, frame, fs, fe, bMinX, bMinY, bMaxX, bMaxY, frame, top);
-        top = scanRect(store, head[n]!, bMinX, bMinY, bMaxX, bMaxY, 0, frame, top);
+        top = copyOverlapping(
+          frameBox,
+          frameSlot,
+          fs,
+          fe,
+          bMinX,
+          bMinY,
+          bMaxX,
+          bMaxY,
+          frameBox,
+          frameSlot,
+          top,
+        );
+        top = copyOverlapping(
+          box,
+          slot,
+          from,
+          to,
+          bMinX,
+          bMinY,
+          bMaxX,
+          bMaxY,
+          frameBox,
+          frameSlot,
+          top,
+        );
         for (let m = c; m < k; m++) {
-          if (sub[m] === 0) continue;
-          const j = 4 * m;
-          if (
-            nbox[j]! > bMaxX ||
-            nbox[j + 1]! > bMaxY ||
-            nbox[j + 2]! < bMinX ||
-            nbox[j + 3]! < bMinY
-          )
+          if (lk[8 * m + SUB] === 0) continue;
+          const h = 8 * m;
+          if (geo[h]! > bMaxX || geo[h + 1]! > bMaxY || geo[h + 2]! < bMinX || geo[h + 3]! < bMinY)
             continue;
-          top = this.searchRect(m, bMinX, bMinY, bMaxX, bMaxY, 0, INF, frame, top);
+          top = this.collect(m, bMinX, bMinY, bMaxX, bMaxY, top);
         }
         if (sp + 3 > stack.length) {
           const bigger = new Int32Array(2 * stack.length);
@@ -603,6 +737,62 @@ export class RegionTree<T> {
     }
   }
 
+  // Copies into the frames, from index n, the entries of the subtree of `start` that overlap the
+  // box; returns the new end. The frames must have room for them.
+  private collect(
+    start: number,
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    n: number,
+  ): number {
+    const { lk, geo, stack, frameBox, frameSlot } = this;
+    const { box, slot } = this.buckets;
+    let sp = 0;
+    stack[sp++] = start;
+    while (sp > 0) {
+      const node = stack[--sp]!;
+      const l = 8 * node;
+      const from = lk[l + START]!;
+      n = copyOverlapping(
+        box,
+        slot,
+        from,
+        from + lk[l + COUNT]!,
+        minX,
+        minY,
+        maxX,
+        maxY,
+        frameBox,
+        frameSlot,
+        n,
+      );
+      const c = lk[l + CHILD]!;
+      if (c < 0) continue;
+      for (let k = c; k < c + 4; k++) {
+        const g = 8 * k;
+        if (lk[g + SUB] === 0) continue;
+        if (geo[g]! > maxX || geo[g + 1]! > maxY || geo[g + 2]! < minX || geo[g + 3]! < minY)
+          continue;
+        stack[sp++] = k;
+      }
+    }
+    return n;
+  }
+
+  // Grows the frames to hold `room` entries, keeping the first `keep`.
+  private frameRoom(room: number, keep: number): void {
+    if (room <= this.frameSlot.length) return;
+    const size = Math.max(room, 2 * this.frameSlot.length);
+    const fb = new Float64Array(4 * size);
+    fb.set(this.frameBox.subarray(0, 4 * keep));
+    this.frameBox = fb;
+    const fs = new Int32Array(size);
+    fs.set(this.frameSlot.subarray(0, keep));
+    this.frameSlot = fs;
+  }
+
   /** Calls `callback` for each node, parents first; a `true` return skips the node's children. */
   visit(callback: (node: NodeView) => unknown): void {
     const { halfW, halfH, visitStack: stack, view } = this;
@@ -610,15 +800,16 @@ export class RegionTree<T> {
     stack[sp++] = 0;
     while (sp > 0) {
       const n = stack[--sp]!;
-      const d = this.depth[n]!;
-      view.x = n === 0 ? this.x : this.cx[n]! - halfW[d]!;
-      view.y = n === 0 ? this.y : this.cy[n]! - halfH[d]!;
+      const l = 8 * n;
+      const d = this.lk[l + DEPTH]!;
+      view.x = n === 0 ? this.x : this.geo[l + CX]! - halfW[d]!;
+      view.y = n === 0 ? this.y : this.geo[l + CY]! - halfH[d]!;
       view.width = n === 0 ? this.width : 2 * halfW[d]!;
       view.height = n === 0 ? this.height : 2 * halfH[d]!;
       view.depth = d;
-      view.count = this.count[n]!;
+      view.count = this.lk[l + COUNT]!;
       if (callback(view) === true) continue;
-      const c = this.child[n]!;
+      const c = this.lk[l + CHILD]!;
       if (c >= 0) for (let k = c + 3; k >= c; k--) stack[sp++] = k;
     }
   }

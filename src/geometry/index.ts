@@ -2,6 +2,7 @@ export { orient2d } from './orient.js';
 export {
   boxContainsBox,
   boxContainsPoint,
+  boxDistance,
   boxDistanceSq,
   boxesOverlap,
   boxIntersectsCircle,

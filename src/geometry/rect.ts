@@ -62,6 +62,28 @@ export function boxDistanceSq(
   return dx * dx + dy * dy;
 }
 
+const MIN_NORMAL = 2.2250738585072014e-308;
+
+/**
+ * The distance from the point (x, y) to the box, 0 inside: the correctly rounded
+ * `sqrt(dx * dx + dy * dy)`, or `Math.hypot(dx, dy)` where the square would overflow or
+ * underflow, so that distances of 1e300 or 1e-300 still rank right.
+ */
+export function boxDistance(
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  x: number,
+  y: number,
+): number {
+  const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
+  const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
+  const d2 = dx * dx + dy * dy;
+  if (d2 >= MIN_NORMAL && d2 < Number.POSITIVE_INFINITY) return Math.sqrt(d2);
+  return dx === 0 && dy === 0 ? 0 : Math.hypot(dx, dy);
+}
+
 /**
  * Whether the box intersects the closed disc of centre (x, y) and radius r, decided exactly: a
  * floating-point filter, then exact arithmetic within a few ulps of tangency.

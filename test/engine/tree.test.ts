@@ -1,61 +1,69 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RegionTree } from '../../src/engine/tree.js';
+import {
+  CHILD,
+  CLASS,
+  COUNT,
+  CX,
+  CY,
+  DEPTH,
+  PARENT,
+  RegionTree,
+  START,
+  SUB,
+} from '../../src/engine/tree.js';
 
 // Structural invariants of the region tree that answer-checking tests cannot see: counts, nested
 // bounds, every item inside its node, and items as deep as placement allows (so that a tree
 // under constant motion keeps its shape instead of piling items into inner nodes).
 function checkInvariants<T>(t: RegionTree<T>): void {
-  const { child, parent, head, count, sub, nbox, depth, cx, cy, store } = t;
-  const { box, next, node } = store;
+  const { lk, geo, store, buckets } = t;
+  const { box, slot } = buckets;
   let items = 0;
   const stack = [0];
+  const inside = (k: number, e: number) =>
+    box[4 * e]! >= geo[8 * k]! &&
+    box[4 * e + 1]! >= geo[8 * k + 1]! &&
+    box[4 * e + 2]! <= geo[8 * k + 2]! &&
+    box[4 * e + 3]! <= geo[8 * k + 3]!;
   while (stack.length > 0) {
     const n = stack.pop()!;
-    let listed = 0;
-    for (let s = head[n]!; s >= 0; s = next[s]!) {
-      listed++;
-      expect(node[s]).toBe(n);
-      const i = 8 * s;
-      // Inside its node's bounds, and its fit box is those bounds.
-      expect(box[i]! >= nbox[4 * n]! && box[i + 2]! <= nbox[4 * n + 2]!).toBe(true);
-      expect(box[i + 1]! >= nbox[4 * n + 1]! && box[i + 3]! <= nbox[4 * n + 3]!).toBe(true);
-      for (let j = 0; j < 4; j++) expect(box[i + 4 + j]).toBe(nbox[4 * n + j]);
-      const c = child[n]!;
+    const l = 8 * n;
+    const start = lk[l + START]!;
+    const count = lk[l + COUNT]!;
+    if (count > 0) expect(count).toBeLessThanOrEqual(1 << lk[l + CLASS]!);
+    const c = lk[l + CHILD]!;
+    for (let e = start; e < start + count; e++) {
+      const s = slot[e]!;
+      // The slot knows where its entry is, and the entry is inside its node's bounds.
+      expect(store.node[s]).toBe(n);
+      expect(store.pos[s]).toBe(e - start);
+      expect(inside(n, e)).toBe(true);
       if (c >= 0) {
-        // In an inner node: no child can take it (else it should have sunk).
-        const ex = box[i]! + (box[i + 2]! - box[i]!) * 0.5;
-        const ey = box[i + 1]! + (box[i + 3]! - box[i + 1]!) * 0.5;
-        const k = c + ((ex >= cx[n]! ? 1 : 0) | (ey >= cy[n]! ? 2 : 0));
-        const fits =
-          box[i]! >= nbox[4 * k]! &&
-          box[i + 1]! >= nbox[4 * k + 1]! &&
-          box[i + 2]! <= nbox[4 * k + 2]! &&
-          box[i + 3]! <= nbox[4 * k + 3]!;
-        expect(fits).toBe(false);
+        // In an inner node: the child its centre picks cannot take it (else it should have sunk).
+        const ex = box[4 * e]! + (box[4 * e + 2]! - box[4 * e]!) * 0.5;
+        const ey = box[4 * e + 1]! + (box[4 * e + 3]! - box[4 * e + 1]!) * 0.5;
+        const k = c + ((ex >= geo[l + CX]! ? 1 : 0) | (ey >= geo[l + CY]! ? 2 : 0));
+        expect(inside(k, e)).toBe(false);
       }
     }
-    expect(listed).toBe(count[n]);
-    items += listed;
-    let below = count[n]!;
-    const c = child[n]!;
+    items += count;
+    let below = count;
     if (c >= 0) {
       for (let k = c; k < c + 4; k++) {
-        expect(parent[k]).toBe(n);
-        expect(depth[k]).toBe(depth[n]! + 1);
+        expect(lk[8 * k + PARENT]).toBe(n);
+        expect(lk[8 * k + DEPTH]).toBe(lk[l + DEPTH]! + 1);
         // Children's bounds nest in the parent's.
-        expect(nbox[4 * k]! >= nbox[4 * n]! && nbox[4 * k + 2]! <= nbox[4 * n + 2]!).toBe(true);
-        expect(nbox[4 * k + 1]! >= nbox[4 * n + 1]! && nbox[4 * k + 3]! <= nbox[4 * n + 3]!).toBe(
-          true,
-        );
-        below += sub[k]!;
+        expect(geo[8 * k]! >= geo[l]! && geo[8 * k + 2]! <= geo[l + 2]!).toBe(true);
+        expect(geo[8 * k + 1]! >= geo[l + 1]! && geo[8 * k + 3]! <= geo[l + 3]!).toBe(true);
+        below += lk[8 * k + SUB]!;
         stack.push(k);
       }
     } else {
       // A leaf overflows only at the depth limit.
-      expect(count[n]! <= t.maxObjects || depth[n] === t.maxLevels).toBe(true);
+      expect(count <= t.maxObjects || lk[l + DEPTH] === t.maxLevels).toBe(true);
     }
-    expect(sub[n]).toBe(below);
+    expect(lk[l + SUB]).toBe(below);
   }
   expect(items).toBe(t.size);
 }
@@ -142,7 +150,7 @@ describe('RegionTree', () => {
         e.s = t.insert(i, e.x, e.y, e.x + w, e.y + w);
         return e;
       });
-      const rootShare = () => t.count[0]! / t.size;
+      const rootShare = () => t.lk[COUNT]! / t.size;
       const before = rootShare();
       for (let f = 0; f < 200; f++) {
         for (const e of b) {

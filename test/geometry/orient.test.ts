@@ -56,8 +56,8 @@ describe('orient2d', () => {
 
   it('orient2d stays exact for huge and tiny coordinates', () => {
     expect(orient2d(0, 0, 1e300, 1e300, 2e300, 2e300)).toBe(0);
-    expect(orient2d(0, 0, 1e300, 1e300, 2e300, 2.0000000000000004e300)).toBeGreaterThan(0);
+    expect(orient2d(0, 0, 1e300, 1e300, 2e300, 2e300 * (1 + 2 ** -52))).toBeGreaterThan(0);
     expect(orient2d(0, 0, 1e-300, 1e-300, 2e-300, 2e-300)).toBe(0);
-    expect(orient2d(0, 0, 1e-300, 1e-300, 2e-300, 1.9999999999999998e-300)).toBeLessThan(0);
+    expect(orient2d(0, 0, 1e-300, 1e-300, 2e-300, 2e-300 * (1 - 2 ** -53))).toBeLessThan(0);
   });
 });
