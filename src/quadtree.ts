@@ -17,7 +17,7 @@ import {
 export interface QuadtreeOptions<T> {
   /** The area the items live in. Items outside it are still indexed (in the root node). */
   bounds: Rect;
-  /** Items a node holds before it splits (default 8). */
+  /** Items a node holds before it splits (default 32). */
   maxObjects?: number;
   /** Depth of the deepest node; the root is level 0 (default 12, at most 30). */
   maxLevels?: number;
@@ -32,7 +32,7 @@ export interface QuadtreeOptions<T> {
 }
 
 /** Default `maxObjects` (chosen by `npm run bench`). */
-export const DEFAULT_MAX_OBJECTS = 8;
+export const DEFAULT_MAX_OBJECTS = 32;
 /** Default `maxLevels` (chosen by `npm run bench`). */
 export const DEFAULT_MAX_LEVELS = 12;
 const LEVEL_LIMIT = 30;
@@ -68,7 +68,7 @@ export class Quadtree<T = RectLike> {
 
   /**
    * Creates an empty tree.
-   * @param options - `{ bounds, maxObjects = 8, maxLevels = 12, looseness = 1, toRect }`.
+   * @param options - `{ bounds, maxObjects = 32, maxLevels = 12, looseness = 1, toRect }`.
    */
   constructor(options: QuadtreeOptions<T>) {
     if (options === null || typeof options !== 'object') {

@@ -34,7 +34,7 @@ export function shapeHits(
 
 /**
  * Writes into `out` from index `n` the slots of entries [from, to) whose boxes overlap
- * (minX, minY, maxX, maxY), or of every entry when `all` is 1; returns the new count.
+ * (minX, minY, maxX, maxY); returns the new count.
  */
 export function scanRect(
   box: Float64Array,
@@ -45,7 +45,6 @@ export function scanRect(
   minY: number,
   maxX: number,
   maxY: number,
-  all: number,
   out: Int32Array,
   n: number,
 ): number {
@@ -54,11 +53,7 @@ export function scanRect(
     // Branch-free: write the slot, keep it when it passes.
     out[n] = slot[e]!;
     n +=
-      all |
-      (+(box[i]! <= maxX) &
-        +(box[i + 1]! <= maxY) &
-        +(box[i + 2]! >= minX) &
-        +(box[i + 3]! >= minY));
+      +(box[i]! <= maxX) & +(box[i + 1]! <= maxY) & +(box[i + 2]! >= minX) & +(box[i + 3]! >= minY);
   }
   return n;
 }

@@ -23,6 +23,7 @@ import { Buckets } from './buckets.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
 import {
+  CIRCLE,
   copyOverlapping,
   scanAll,
   scanNearest,
@@ -48,6 +49,12 @@ export const COUNT = 3;
 export const CLASS = 4;
 export const PARENT = 5;
 export const DEPTH = 6;
+/**
+ * Entries of an inner node's "A" region: the first NA entries of its bucket, those whose x-range
+ * holds the vertical split line. The rest form region "B". Each region keeps a band (see `band`)
+ * so that a query can skip the straddlers of a node it only passes through.
+ */
+export const NA = 7;
 // Fields of a node's record in `geo` (8 doubles): 0-3 its bounds, then the centre of its cell.
 export const CX = 4;
 export const CY = 5;
@@ -74,6 +81,12 @@ export class RegionTree<T> {
    * are the plane) minX, minY, maxX, maxY, then the centre of its cell CX, CY.
    */
   geo: Float64Array;
+  /**
+   * 4 doubles per node: the x-extent of its A region (minX, maxX) and the y-extent of its B
+   * region (minY, maxY), grown as entries come and recomputed when the node splits. A leaf's
+   * B band is unbounded (its entries are always scanned) and its A region is empty.
+   */
+  band: Float64Array;
   /** Nodes handed out so far (the root and whole 4-blocks). */
   nodeCount = 1;
   /** Slots of the query results. */
@@ -130,6 +143,7 @@ export class RegionTree<T> {
     this.pairStack = new Int32Array(3 * (3 * levels + 8));
     this.lk = new Int32Array(8 * 64);
     this.geo = new Float64Array(8 * 64);
+    this.band = new Float64Array(4 * 64);
     this.results = new Int32Array(this.store.capacity);
     this.clear();
   }
@@ -185,6 +199,17 @@ export class RegionTree<T> {
     geo[l + 3] = maxY;
     geo[l + CX] = cx;
     geo[l + CY] = cy;
+    this.leafBands(n);
+  }
+
+  // Gives node n the regions of a leaf: no A region, an unbounded B band.
+  private leafBands(n: number): void {
+    const band = this.band;
+    this.lk[8 * n + NA] = 0;
+    band[4 * n] = INF;
+    band[4 * n + 1] = -INF;
+    band[4 * n + 2] = -INF;
+    band[4 * n + 3] = INF;
   }
 
   /** Adds an item with the given bounds and returns its slot, or -1 if it is already present. */
@@ -224,12 +249,14 @@ export class RegionTree<T> {
         c < 0 ||
         (!this.fits(this.pick(n, ex, ey), minX, minY, maxX, maxY) && this.centreInCell(n, ex, ey))
       ) {
-        const e = 4 * (lk[8 * n + START]! + store.pos[s]!);
+        const p = store.pos[s]!;
+        const e = 4 * (lk[8 * n + START]! + p);
         const box = this.buckets.box;
         box[e] = minX;
         box[e + 1] = minY;
         box[e + 2] = maxX;
         box[e + 3] = maxY;
+        this.widenBand(n, p < lk[8 * n + NA]!, minX, minY, maxX, maxY);
         return;
       }
     }
@@ -299,14 +326,25 @@ export class RegionTree<T> {
     }
   }
 
-  // Appends slot s with the box (minX, minY, maxX, maxY) to node n's bucket.
+  // Adds slot s with the box (minX, minY, maxX, maxY) to node n's bucket: to its A region if n
+  // is an inner node and the box holds the vertical split line, else to its B region.
   private put(s: number, n: number, minX: number, minY: number, maxX: number, maxY: number): void {
     const { lk, store } = this;
     const l = 8 * n;
     const count = lk[l + COUNT]!;
     const c = lk[l + CLASS]!;
     if (c < 0 || count === 1 << c) this.resize(n, count + 1);
-    const e = lk[l + START]! + count;
+    const start = lk[l + START]!;
+    let p = count;
+    const cx = this.geo[l + CX]!;
+    const inA = lk[l + CHILD]! >= 0 && minX <= cx && cx <= maxX;
+    if (inA) {
+      // The first B entry moves to the end to make room at the end of region A.
+      p = lk[l + NA]!;
+      if (p !== count) this.copyEntry(n, start + p, start + count);
+      lk[l + NA] = p + 1;
+    }
+    const e = start + p;
     const { box, slot } = this.buckets;
     box[4 * e] = minX;
     box[4 * e + 1] = minY;
@@ -314,28 +352,103 @@ export class RegionTree<T> {
     box[4 * e + 3] = maxY;
     slot[e] = s;
     lk[l + COUNT] = count + 1;
-    store.pos[s] = count;
+    store.pos[s] = p;
     store.node[s] = n;
+    this.widenBand(n, inA, minX, minY, maxX, maxY);
   }
 
-  // Takes slot s out of node n's bucket: the last entry fills its place.
+  // Takes slot s out of node n's bucket, keeping the regions packed: the last entry of its region
+  // fills the hole, and (for region A) the last entry of the bucket fills the one that leaves.
   private take(s: number, n: number): void {
-    const { lk, store } = this;
-    const { box, slot } = this.buckets;
+    const { lk } = this;
     const l = 8 * n;
     const start = lk[l + START]!;
     const last = start + lk[l + COUNT]! - 1;
-    const e = start + store.pos[s]!;
-    if (e !== last) {
-      box[4 * e] = box[4 * last]!;
-      box[4 * e + 1] = box[4 * last + 1]!;
-      box[4 * e + 2] = box[4 * last + 2]!;
-      box[4 * e + 3] = box[4 * last + 3]!;
-      const moved = slot[last]!;
-      slot[e] = moved;
-      store.pos[moved] = e - start;
+    const e = start + this.store.pos[s]!;
+    const aEnd = start + lk[l + NA]!;
+    if (e < aEnd) {
+      if (e !== aEnd - 1) this.copyEntry(n, aEnd - 1, e);
+      if (aEnd - 1 !== last) this.copyEntry(n, last, aEnd - 1);
+      lk[l + NA]!--;
+    } else if (e !== last) {
+      this.copyEntry(n, last, e);
     }
     lk[l + COUNT]!--;
+  }
+
+  // Copies the entry at `from` to `to` in node n's bucket and tells its slot.
+  private copyEntry(n: number, from: number, to: number): void {
+    const { box, slot } = this.buckets;
+    box[4 * to] = box[4 * from]!;
+    box[4 * to + 1] = box[4 * from + 1]!;
+    box[4 * to + 2] = box[4 * from + 2]!;
+    box[4 * to + 3] = box[4 * from + 3]!;
+    const s = slot[from]!;
+    slot[to] = s;
+    this.store.pos[s] = to - this.lk[8 * n + START]!;
+  }
+
+  // Widens the band of node n's A region (inA) or B region to cover the box.
+  private widenBand(
+    n: number,
+    inA: boolean,
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+  ): void {
+    const band = this.band;
+    const b = 4 * n;
+    if (inA) {
+      if (minX < band[b]!) band[b] = minX;
+      if (maxX > band[b + 1]!) band[b + 1] = maxX;
+    } else {
+      if (minY < band[b + 2]!) band[b + 2] = minY;
+      if (maxY > band[b + 3]!) band[b + 3] = maxY;
+    }
+  }
+
+  // Sorts the entries of inner node n into its A and B regions and sets the bands exactly.
+  private regroup(n: number): void {
+    const { lk, band } = this;
+    const { box } = this.buckets;
+    const l = 8 * n;
+    const start = lk[l + START]!;
+    const end = start + lk[l + COUNT]!;
+    const cx = this.geo[l + CX]!;
+    // Partition: A entries (x-range holds cx) to the front.
+    let a = start;
+    for (let e = start; e < end; e++) {
+      if (box[4 * e]! <= cx && cx <= box[4 * e + 2]!) {
+        if (e !== a) this.swapEntries(n, a, e);
+        a++;
+      }
+    }
+    lk[l + NA] = a - start;
+    const b = 4 * n;
+    band[b] = INF;
+    band[b + 1] = -INF;
+    band[b + 2] = INF;
+    band[b + 3] = -INF;
+    for (let e = start; e < end; e++) {
+      this.widenBand(n, e < a, box[4 * e]!, box[4 * e + 1]!, box[4 * e + 2]!, box[4 * e + 3]!);
+    }
+  }
+
+  private swapEntries(n: number, i: number, j: number): void {
+    const { box, slot } = this.buckets;
+    for (let k = 0; k < 4; k++) {
+      const t = box[4 * i + k]!;
+      box[4 * i + k] = box[4 * j + k]!;
+      box[4 * j + k] = t;
+    }
+    const si = slot[i]!;
+    const sj = slot[j]!;
+    slot[i] = sj;
+    slot[j] = si;
+    const start = this.lk[8 * n + START]!;
+    this.store.pos[sj] = i - start;
+    this.store.pos[si] = j - start;
   }
 
   // Moves node n's entries to a bucket that holds at least `need` (its bucket, if any, is freed).
@@ -399,13 +512,14 @@ export class RegionTree<T> {
         }
       }
       lk[l + COUNT] = kept;
-      // Give back the room the movers left.
+      // Give back the room the movers left; sort the stayers into regions.
       if (kept === 0) {
         this.buckets.release(start, lk[l + CLASS]!);
         lk[l + CLASS] = -1;
       } else if (Buckets.classFor(kept) < lk[l + CLASS]!) {
         this.resize(n, kept);
       }
+      this.regroup(n);
       for (let k = c; k < c + 4; k++) {
         if (lk[8 * k + COUNT]! > this.maxObjects && lk[8 * k + DEPTH]! < this.maxLevels)
           stack[sp++] = k;
@@ -476,6 +590,9 @@ export class RegionTree<T> {
     const geo = new Float64Array(8 * capacity);
     geo.set(this.geo);
     this.geo = geo;
+    const band = new Float64Array(4 * capacity);
+    band.set(this.band);
+    this.band = band;
   }
 
   // Counts removals and relocations; once they outnumber the nodes, tidies the tree, so that
@@ -508,6 +625,7 @@ export class RegionTree<T> {
     let sp = base;
     stack[sp++] = this.lk[8 * n + CHILD]!;
     this.lk[8 * n + CHILD] = -1;
+    this.leafBands(n);
     while (sp > base) {
       const c = stack[--sp]!;
       for (let k = c; k < c + 4; k++) {
@@ -549,7 +667,7 @@ export class RegionTree<T> {
     out: Int32Array,
     n: number,
   ): number {
-    const { lk, geo, stack } = this;
+    const { lk, geo, band, stack } = this;
     const { box, slot } = this.buckets;
     let sp = 0;
     stack[sp++] = start;
@@ -566,7 +684,19 @@ export class RegionTree<T> {
         n = scanAll(slot, from, to, out, n);
         if (c >= 0) for (let k = c; k < c + 4; k++) if (lk[8 * k + SUB]! > 0) stack[sp++] = ~k;
       } else {
-        n = scanRect(box, slot, from, to, minX, minY, maxX, maxY, all, out, n);
+        if (all) {
+          n = scanAll(slot, from, to, out, n);
+        } else {
+          // Each region only if the query meets its band.
+          const na = from + lk[l + NA]!;
+          const b = 4 * node;
+          if (na > from && band[b]! <= maxX && band[b + 1]! >= minX) {
+            n = scanRect(box, slot, from, na, minX, minY, maxX, maxY, out, n);
+          }
+          if (band[b + 2]! <= maxY && band[b + 3]! >= minY) {
+            n = scanRect(box, slot, na, to, minX, minY, maxX, maxY, out, n);
+          }
+        }
         if (c >= 0) {
           // Push the children the query meets, marked (~k) when it contains them.
           for (let k = c; k < c + 4; k++) {
@@ -591,7 +721,12 @@ export class RegionTree<T> {
    * (a, b)-(c, d), decided exactly, and returns how many.
    */
   searchShape(shape: number, a: number, b: number, c: number, d: number): number {
-    const { lk, geo, stack, results } = this;
+    const { lk, geo, band, stack, results } = this;
+    // The shape's bounding box.
+    const sMinX = shape === CIRCLE ? a - c : Math.min(a, c);
+    const sMaxX = shape === CIRCLE ? a + c : Math.max(a, c);
+    const sMinY = shape === CIRCLE ? b - c : Math.min(b, d);
+    const sMaxY = shape === CIRCLE ? b + c : Math.max(b, d);
     const { box, slot } = this.buckets;
     let n = 0;
     let sp = 0;
@@ -599,8 +734,17 @@ export class RegionTree<T> {
     while (sp > 0) {
       const node = stack[--sp]!;
       const l = 8 * node;
+      // Each region only if the shape's bounding box meets its band.
       const from = lk[l + START]!;
-      n = scanShape(box, slot, from, from + lk[l + COUNT]!, shape, a, b, c, d, results, n);
+      const na = from + lk[l + NA]!;
+      const to = from + lk[l + COUNT]!;
+      const j = 4 * node;
+      if (na > from && band[j]! <= sMaxX && band[j + 1]! >= sMinX) {
+        n = scanShape(box, slot, from, na, shape, a, b, c, d, results, n);
+      }
+      if (band[j + 2]! <= sMaxY && band[j + 3]! >= sMinY) {
+        n = scanShape(box, slot, na, to, shape, a, b, c, d, results, n);
+      }
       const first = lk[l + CHILD]!;
       if (first < 0) continue;
       for (let k = first; k < first + 4; k++) {

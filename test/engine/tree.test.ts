@@ -7,6 +7,7 @@ import {
   CX,
   CY,
   DEPTH,
+  NA,
   PARENT,
   RegionTree,
   START,
@@ -33,8 +34,18 @@ function checkInvariants<T>(t: RegionTree<T>): void {
     const count = lk[l + COUNT]!;
     if (count > 0) expect(count).toBeLessThanOrEqual(1 << lk[l + CLASS]!);
     const c = lk[l + CHILD]!;
+    const na = lk[l + NA]!;
+    if (c < 0) expect(na).toBe(0);
     for (let e = start; e < start + count; e++) {
       const s = slot[e]!;
+      // Every entry lies within its region's band.
+      if (e < start + na) {
+        expect(box[4 * e]! >= t.band[4 * n]! && box[4 * e + 2]! <= t.band[4 * n + 1]!).toBe(true);
+      } else {
+        expect(box[4 * e + 1]! >= t.band[4 * n + 2]! && box[4 * e + 3]! <= t.band[4 * n + 3]!).toBe(
+          true,
+        );
+      }
       // The slot knows where its entry is, and the entry is inside its node's bounds.
       expect(store.node[s]).toBe(n);
       expect(store.pos[s]).toBe(e - start);
