@@ -20,6 +20,7 @@
 
 import { boxDistance } from '../geometry/rect.js';
 import { Buckets } from './buckets.js';
+import type { Engine, NodeView } from './engine.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
 import {
@@ -59,18 +60,8 @@ export const NA = 7;
 export const CX = 4;
 export const CY = 5;
 
-/** The node passed to `visit` callbacks. */
-export interface NodeView {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  depth: number;
-  count: number;
-}
-
 /** A dynamic region quadtree over item slots. Front doors validate and map slots to items. */
-export class RegionTree<T> {
+export class RegionTree<T> implements Engine<T> {
   readonly store = new ItemStore<T>();
   /** The entries of every node's bucket. */
   readonly buckets = new Buckets();
@@ -649,6 +640,17 @@ export class RegionTree<T> {
       this.lk[8 * c + CHILD] = this.freeBlock;
       this.freeBlock = c;
     }
+  }
+
+  queryRect(
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    all: number,
+    limit: number,
+  ): number {
+    return this.searchRect(0, minX, minY, maxX, maxY, all, limit, this.results, 0);
   }
 
   /**
