@@ -1,6 +1,7 @@
 // quadkit: exact, fast quadtree-family spatial indexes for 2D.
 
 export * from './geometry/index.js';
+export { DynamicIndex } from './dynamic.js';
 export {
   DEFAULT_MAX_LEVELS,
   DEFAULT_MAX_OBJECTS,
