@@ -1,0 +1,145 @@
+// Seeded data for the benchmarks. Every library sees the same numbers: the generators return
+// plain Float64Arrays, and the workloads convert them into each library's own item format
+// outside the timed regions.
+
+/** mulberry32: a small, fast, seeded PRNG (the one flatbush's bench uses). Returns [0, 1). */
+export function mulberry32(seed) {
+  let a = seed | 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * `n` boxes with uniform position and uniform width/height in [minSize, maxSize], fully inside
+ * a `world` x `world` square. Returns Float64Array [x, y, w, h] * n.
+ */
+export function randomBoxes(n, { world, minSize, maxSize, seed }) {
+  const rnd = mulberry32(seed);
+  const out = new Float64Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    const w = minSize + rnd() * (maxSize - minSize);
+    const h = minSize + rnd() * (maxSize - minSize);
+    out[4 * i] = rnd() * (world - w);
+    out[4 * i + 1] = rnd() * (world - h);
+    out[4 * i + 2] = w;
+    out[4 * i + 3] = h;
+  }
+  return out;
+}
+
+/** `n` square query windows covering `areaFraction` of a `world` x `world` square each. */
+export function randomWindows(n, { world, areaFraction, seed }) {
+  const rnd = mulberry32(seed);
+  const side = world * Math.sqrt(areaFraction);
+  const out = new Float64Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    out[4 * i] = rnd() * (world - side);
+    out[4 * i + 1] = rnd() * (world - side);
+    out[4 * i + 2] = side;
+    out[4 * i + 3] = side;
+  }
+  return out;
+}
+
+/** A seeded permutation of 0..n-1 (Fisher-Yates). */
+export function shuffledIndices(n, seed) {
+  const rnd = mulberry32(seed);
+  const p = new Int32Array(n);
+  for (let i = 0; i < n; i++) p[i] = i;
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    const t = p[i];
+    p[i] = p[j];
+    p[j] = t;
+  }
+  return p;
+}
+
+/**
+ * Positions of movers for `frames` frames: every box moves by a uniform step in
+ * [-step, step] on each axis and bounces off the world edges. Frame f, box i has its minimum
+ * corner at (pos[f][2i], pos[f][2i+1]); the sizes never change.
+ */
+export function moverFrames(boxes, frames, { world, step, seed }) {
+  const rnd = mulberry32(seed);
+  const n = boxes.length / 4;
+  const pos = [];
+  let x = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    x[2 * i] = boxes[4 * i];
+    x[2 * i + 1] = boxes[4 * i + 1];
+  }
+  for (let f = 0; f < frames; f++) {
+    const next = new Float64Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      next[2 * i] = bounce(x[2 * i] + (rnd() * 2 - 1) * step, world - boxes[4 * i + 2]);
+      next[2 * i + 1] = bounce(x[2 * i + 1] + (rnd() * 2 - 1) * step, world - boxes[4 * i + 3]);
+    }
+    pos.push(next);
+    x = next;
+  }
+  return pos;
+}
+
+function bounce(v, max) {
+  if (v < 0) return -v;
+  if (v > max) return 2 * max - v;
+  return v;
+}
+
+// --- Converters into each library's natural item format (run outside timed regions) ---
+
+/** `{ id, x, y, width, height }`: quadkit's and quadtree-js's item shape. */
+export function toXYWH(boxes) {
+  const n = boxes.length / 4;
+  const items = new Array(n);
+  for (let i = 0; i < n; i++) {
+    items[i] = {
+      id: i,
+      x: boxes[4 * i],
+      y: boxes[4 * i + 1],
+      width: boxes[4 * i + 2],
+      height: boxes[4 * i + 3],
+    };
+  }
+  return items;
+}
+
+/** `{ id, minX, minY, maxX, maxY }`: rbush's default item shape (no toBBox override needed). */
+export function toMinMax(boxes) {
+  const n = boxes.length / 4;
+  const items = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = boxes[4 * i];
+    const y = boxes[4 * i + 1];
+    items[i] = { id: i, minX: x, minY: y, maxX: x + boxes[4 * i + 2], maxY: y + boxes[4 * i + 3] };
+  }
+  return items;
+}
+
+/** quadtree-ts needs instances of its `Rectangle` class (they carry the `qtIndex` method). */
+export function toRectangles(boxes, Rectangle) {
+  const n = boxes.length / 4;
+  const items = new Array(n);
+  for (let i = 0; i < n; i++) {
+    items[i] = new Rectangle({
+      x: boxes[4 * i],
+      y: boxes[4 * i + 1],
+      width: boxes[4 * i + 2],
+      height: boxes[4 * i + 3],
+      data: i,
+    });
+  }
+  return items;
+}
+
+/** Closed-interval overlap of two `{ x, y, width, height }` boxes (filters peer candidates). */
+export function overlapsXYWH(a, b) {
+  return (
+    a.x <= b.x + b.width && b.x <= a.x + a.width && a.y <= b.y + b.height && b.y <= a.y + a.height
+  );
+}

@@ -1,0 +1,50 @@
+// Timing helpers shared by the workloads.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+// Expose the garbage collector without a command-line flag, so `node bench/index.js` can start
+// every measurement from a clean heap (less noise from the previous library's garbage).
+setFlagsFromString('--expose-gc');
+const gcFn = runInNewContext('gc');
+
+export function gc() {
+  gcFn();
+}
+
+export const now = () => performance.now();
+
+/** Results are folded into this so the JIT cannot drop the work as dead code. */
+export const sink = { value: 0 };
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export function mean(xs) {
+  let t = 0;
+  for (const x of xs) t += x;
+  return t / xs.length;
+}
+
+/**
+ * Runs `setup()` (untimed) then `run(state)` (timed, returns a number folded into the sink),
+ * `warmup` times without recording and `runs` times recorded. Returns the times in ms and the
+ * value `run` returned the last time (used to compare result counts between libraries).
+ * `gcEach`: collect garbage before every run (off when the heap is huge and a full GC is slow).
+ */
+export function repeat({ setup = () => undefined, run, warmup = 1, runs = 5, gcEach = true }) {
+  const times = [];
+  let result;
+  for (let i = 0; i < warmup + runs; i++) {
+    const state = setup();
+    if (gcEach) gc();
+    const t0 = now();
+    result = run(state);
+    const t = now() - t0;
+    sink.value += typeof result === 'number' ? result : 0;
+    if (i >= warmup) times.push(t);
+  }
+  return { times, median: median(times), result };
+}
