@@ -15,6 +15,8 @@ import {
   readQueryRect,
 } from './validate.js';
 
+const noPair = (): void => {};
+
 /**
  * A dynamic spatial index of items kept by reference, exact in every answer.
  *
@@ -29,11 +31,12 @@ export abstract class DynamicIndex<T> {
   protected readonly engine: Engine<T>;
   private readonly toRect: ToRect<T> | undefined;
   private scratch = new Float64Array(0);
-  private pairCallback: PairCallback<T> | undefined = undefined;
+  private pairCallback: PairCallback<T> = noPair;
+  private pairItems: T[] = [];
   // Maps a pair of slots to the user's callback; made once, so pairs() allocates nothing.
   private readonly emitPair = (a: number, b: number): void => {
-    const items = this.engine.store.items as T[];
-    this.pairCallback!(items[a]!, items[b]!);
+    const items = this.pairItems;
+    this.pairCallback(items[a]!, items[b]!);
   };
 
   /** @internal */
@@ -279,12 +282,14 @@ export abstract class DynamicIndex<T> {
       );
     }
     this.pairCallback = callback;
+    this.pairItems = this.engine.store.items as T[];
     this.engine.walking++;
     try {
       this.engine.pairs(this.emitPair);
     } finally {
       this.engine.walking--;
-      this.pairCallback = undefined;
+      this.pairCallback = noPair;
+      this.pairItems = [];
     }
   }
 

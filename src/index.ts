@@ -1,7 +1,12 @@
 // quadkit: exact, fast quadtree-family spatial indexes for 2D.
 
-export * from './geometry/index.js';
 export { DynamicIndex } from './dynamic.js';
+export * from './geometry/index.js';
+export {
+  DEFAULT_GRID_DEPTH,
+  GridLooseQuadtree,
+  type GridLooseQuadtreeOptions,
+} from './grid-loose-quadtree.js';
 export {
   DEFAULT_MAX_LEVELS,
   DEFAULT_MAX_OBJECTS,

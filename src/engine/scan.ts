@@ -136,19 +136,52 @@ export function scanPairs(
     const maxY = box[i + 3]!;
     for (let f = e + 1; f < to; f++) {
       const j = 4 * f;
-      if (box[j]! <= maxX && box[j + 1]! <= maxY && box[j + 2]! >= minX && box[j + 3]! >= minY) {
+      // Branch-free test, one well-predicted branch (most pairs miss).
+      if (
+        (+(box[j]! <= maxX) &
+          +(box[j + 1]! <= maxY) &
+          +(box[j + 2]! >= minX) &
+          +(box[j + 3]! >= minY)) !==
+        0
+      ) {
         callback(slot[e]!, slot[f]!);
       }
     }
-    for (let f = fs; f < fe; f++) {
-      const j = 4 * f;
+  }
+  scanCross(fbox, fslot, fs, fe, box, slot, from, to, callback);
+}
+
+/**
+ * Calls `callback(a, b)` for each overlapping pair of an entry a of [aFrom, aTo) (of `abox`,
+ * `aslot`) and an entry b of [bFrom, bTo) (of `bbox`, `bslot`).
+ */
+export function scanCross(
+  abox: Float64Array,
+  aslot: Int32Array,
+  aFrom: number,
+  aTo: number,
+  bbox: Float64Array,
+  bslot: Int32Array,
+  bFrom: number,
+  bTo: number,
+  callback: (a: number, b: number) => void,
+): void {
+  for (let f = bFrom; f < bTo; f++) {
+    const j = 4 * f;
+    const minX = bbox[j]!;
+    const minY = bbox[j + 1]!;
+    const maxX = bbox[j + 2]!;
+    const maxY = bbox[j + 3]!;
+    for (let e = aFrom; e < aTo; e++) {
+      const i = 4 * e;
       if (
-        fbox[j]! <= maxX &&
-        fbox[j + 1]! <= maxY &&
-        fbox[j + 2]! >= minX &&
-        fbox[j + 3]! >= minY
+        (+(abox[i]! <= maxX) &
+          +(abox[i + 1]! <= maxY) &
+          +(abox[i + 2]! >= minX) &
+          +(abox[i + 3]! >= minY)) !==
+        0
       ) {
-        callback(fslot[f]!, slot[e]!);
+        callback(aslot[e]!, bslot[f]!);
       }
     }
   }
@@ -187,4 +220,120 @@ export function copyOverlapping(
     n += +(a <= maxX) & +(b <= maxY) & +(c >= minX) & +(d >= minY);
   }
   return n;
+}
+
+/**
+ * Sorts entries [from, to) by minX with insertion sort (near-linear on last frame's order, as
+ * motion is coherent), telling each moved slot its new position: pos[slot] = index - base.
+ */
+export function sortByMinX(
+  box: Float64Array,
+  slot: Int32Array,
+  from: number,
+  to: number,
+  pos: Int32Array,
+  base: number,
+): void {
+  for (let e = from + 1; e < to; e++) {
+    const minX = box[4 * e]!;
+    if (box[4 * e - 4]! <= minX) continue;
+    const minY = box[4 * e + 1]!;
+    const maxX = box[4 * e + 2]!;
+    const maxY = box[4 * e + 3]!;
+    const s = slot[e]!;
+    let f = e;
+    do {
+      box.copyWithin(4 * f, 4 * f - 4, 4 * f);
+      const moved = slot[f - 1]!;
+      slot[f] = moved;
+      pos[moved] = f - base;
+      f--;
+    } while (f > from && box[4 * f - 4]! > minX);
+    box[4 * f] = minX;
+    box[4 * f + 1] = minY;
+    box[4 * f + 2] = maxX;
+    box[4 * f + 3] = maxY;
+    slot[f] = s;
+    pos[s] = f - base;
+  }
+}
+
+// Candidates that passed the test, collected branch-free and then reported in a second loop, so
+// the test loop has no unpredictable branch.
+let hits = new Int32Array(256);
+
+function roomForHits(n: number): Int32Array {
+  if (hits.length < n) hits = new Int32Array(2 * n);
+  return hits;
+}
+
+/**
+ * Calls `callback` for each overlapping pair within entries [from, to), which must be sorted by
+ * minX: a sweep, so only pairs that overlap in x are tested in y.
+ */
+export function sweepWithin(
+  box: Float64Array,
+  slot: Int32Array,
+  from: number,
+  to: number,
+  callback: (a: number, b: number) => void,
+): void {
+  const hit = roomForHits(to - from);
+  for (let e = from; e < to; e++) {
+    const maxX = box[4 * e + 2]!;
+    const minY = box[4 * e + 1]!;
+    const maxY = box[4 * e + 3]!;
+    let n = 0;
+    for (let f = e + 1; f < to && box[4 * f]! <= maxX; f++) {
+      hit[n] = f;
+      n += +(box[4 * f + 1]! <= maxY) & +(box[4 * f + 3]! >= minY);
+    }
+    for (let h = 0; h < n; h++) callback(slot[e]!, slot[hit[h]!]!);
+  }
+}
+
+/**
+ * Calls `callback(a, b)` for each overlapping pair of an entry a of [aFrom, aTo) and an entry b
+ * of [bFrom, bTo), both sorted by minX: a merge sweep, so only pairs that overlap in x are
+ * tested in y.
+ */
+export function sweepCross(
+  abox: Float64Array,
+  aslot: Int32Array,
+  aFrom: number,
+  aTo: number,
+  bbox: Float64Array,
+  bslot: Int32Array,
+  bFrom: number,
+  bTo: number,
+  callback: (a: number, b: number) => void,
+): void {
+  const hit = roomForHits(Math.max(aTo - aFrom, bTo - bFrom));
+  let i = aFrom;
+  let j = bFrom;
+  while (i < aTo && j < bTo) {
+    let n = 0;
+    if (abox[4 * i]! <= bbox[4 * j]!) {
+      // a_i starts first: it meets in x every b from j that starts before it ends.
+      const maxX = abox[4 * i + 2]!;
+      const minY = abox[4 * i + 1]!;
+      const maxY = abox[4 * i + 3]!;
+      for (let k = j; k < bTo && bbox[4 * k]! <= maxX; k++) {
+        hit[n] = k;
+        n += +(bbox[4 * k + 1]! <= maxY) & +(bbox[4 * k + 3]! >= minY);
+      }
+      for (let h = 0; h < n; h++) callback(aslot[i]!, bslot[hit[h]!]!);
+      i++;
+    } else {
+      const maxX = bbox[4 * j + 2]!;
+      const minY = bbox[4 * j + 1]!;
+      const maxY = bbox[4 * j + 3]!;
+      for (let k = i; k < aTo && abox[4 * k]! <= maxX; k++) {
+        hit[n] = k;
+        n += +(abox[4 * k + 1]! <= maxY) & +(abox[4 * k + 3]! >= minY);
+      }
+      for (let h = 0; h < n; h++) callback(aslot[hit[h]!]!, bslot[j]!);
+      j++;
+    }
+  }
 }

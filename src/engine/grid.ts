@@ -1,0 +1,644 @@
+// The grid-loose quadtree engine behind GridLooseQuadtree: a complete loose quadtree stored as
+// one dense grid per level, with no pointers (T. Ulrich, "Loose Octrees", Game Programming Gems 1,
+// 2000; seed 002 and RonTang's GridLooseQuadtree).
+//
+// - The world is a square of side W from the bounds' minimum corner. Level L has 2^L x 2^L cells
+//   of side s = W / 2^L; a cell's loose box is the cell grown by s/2 on every side.
+// - An item's level follows from its size (the deepest level whose cells are at least as large)
+//   and its cell from its centre, so placing or relocating it is O(1). The placement is checked
+//   exactly: the item must lie in the cell's loose box, strictly inside on the far (max) side;
+//   when rounding or the world's edge breaks that, the item goes one level up. Items that fit no
+//   cell (outside the world) go to an "outside" list that every query and the pair walk visit.
+// - Cells are numbered level by level, in Morton order within a level, so a cell's parent is
+//   its number shifted right by two and its four children are contiguous. Each cell counts the
+//   items in its subtree, so walks skip empty regions like a pointer quadtree would.
+// - An update that stays inside the item's cell's loose box is O(1); a relocation is O(1) plus
+//   the count updates up to the lowest common ancestor of the two cells (1-2 levels for small
+//   moves).
+// - pairs() needs no dedupe: two items of one level can only overlap if their cells are
+//   neighbours (the strict far side guarantees a gap two cells apart), so each cell meets its
+//   own items and its forward neighbours (E, and the row above: W, N, E); an item meets coarser
+//   items from its own, finer, side ("the small objects are responsible for checking against
+//   larger objects", Millington, Game Physics Engine Development, 12.4).
+
+import { boxDistance } from '../geometry/rect.js';
+import { Buckets } from './buckets.js';
+import type { Engine, NodeView } from './engine.js';
+import { ItemStore } from './items.js';
+import { KBest, NodeQueue } from './queue.js';
+import {
+  CIRCLE,
+  scanAll,
+  scanCross,
+  scanNearest,
+  scanPairs,
+  scanRect,
+  scanShape,
+  shapeHits,
+  sortByMinX,
+  sweepCross,
+  sweepWithin,
+} from './scan.js';
+
+const INF = Number.POSITIVE_INFINITY;
+const NODE_SHADE = 1 - 2 ** -50;
+
+// Fields of a cell's record in `cells` (4 ints).
+export const START = 0;
+export const COUNT = 1;
+/** Size class of the cell's bucket (2^CLASS entries); -1 when it has none. */
+export const CLASS = 2;
+/** Items in the cell's subtree, itself included. */
+export const SUB = 3;
+
+/** Spreads the low 16 bits of v to the even bits (Morton interleave). */
+function part1by1(v: number): number {
+  v &= 0xffff;
+  v = (v | (v << 8)) & 0x00ff00ff;
+  v = (v | (v << 4)) & 0x0f0f0f0f;
+  v = (v | (v << 2)) & 0x33333333;
+  return (v | (v << 1)) & 0x55555555;
+}
+
+/** Gathers the even bits of v (the inverse of part1by1). */
+function compact1by1(v: number): number {
+  v &= 0x55555555;
+  v = (v | (v >>> 1)) & 0x33333333;
+  v = (v | (v >>> 2)) & 0x0f0f0f0f;
+  v = (v | (v >>> 4)) & 0x00ff00ff;
+  return (v | (v >>> 8)) & 0xffff;
+}
+
+/** The level of cell number c: cells of level L are numbered from (4^L - 1) / 3. */
+function levelOf(c: number): number {
+  return (31 - Math.clz32(3 * c + 1)) >> 1;
+}
+
+/** A grid-loose quadtree over item slots. Front doors validate and map slots to items. */
+export class LooseGrid<T> implements Engine<T> {
+  readonly store = new ItemStore<T>();
+  readonly buckets = new Buckets();
+  /** 4 ints per cell: START, COUNT, CLASS, SUB; the last record is the outside list. */
+  readonly cells: Int32Array;
+  results: Int32Array;
+  walking = 0;
+  /** The number of the outside list's record. */
+  readonly outside: number;
+  /** Side of the square world. */
+  readonly side: number;
+  /** First cell number of each level. */
+  private readonly first: Int32Array;
+  /** Cell side at each level, and its inverse. */
+  private readonly cellSize: Float64Array;
+  private readonly inverse: Float64Array;
+  /** Items at each level (index depth + 1: the outside list). */
+  private readonly levelCount: Int32Array;
+  private readonly stack: Int32Array;
+  private readonly queue = new NodeQueue();
+  private readonly best = new KBest();
+  private readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
+  /** Scratch of `looseBox`. */
+  private readonly lb = new Float64Array(4);
+  /** 4 per slot: the loose box of the item's cell, where it may move in O(1). */
+  private fit = new Float64Array(4 * 64);
+
+  constructor(
+    readonly x: number,
+    readonly y: number,
+    width: number,
+    height: number,
+    readonly depth: number,
+  ) {
+    this.side = Math.max(width, height);
+    this.first = new Int32Array(depth + 2);
+    this.cellSize = new Float64Array(depth + 1);
+    this.inverse = new Float64Array(depth + 1);
+    for (let L = 0; L <= depth; L++) {
+      this.first[L + 1] = this.first[L]! + 4 ** L;
+      this.cellSize[L] = this.side / 2 ** L;
+      this.inverse[L] = 2 ** L / this.side;
+    }
+    this.outside = this.first[depth + 1]!;
+    this.cells = new Int32Array(4 * (this.outside + 1));
+    this.levelCount = new Int32Array(depth + 2);
+    // Depth-first walks hold at most 3 cells per level plus 4.
+    this.stack = new Int32Array(3 * (depth + 1) + 8);
+    this.results = new Int32Array(this.store.capacity);
+    this.clear();
+  }
+
+  get size(): number {
+    return this.cells[SUB]! + this.cells[4 * this.outside + COUNT]!;
+  }
+
+  clear(): void {
+    this.store.clear();
+    this.buckets.clear();
+    const cells = this.cells;
+    for (let c = 0; c <= this.outside; c++) {
+      cells[4 * c + START] = 0;
+      cells[4 * c + COUNT] = 0;
+      cells[4 * c + CLASS] = -1;
+      cells[4 * c + SUB] = 0;
+    }
+    this.levelCount.fill(0);
+  }
+
+  cleanup(): void {
+    // A dense grid has nothing to collapse.
+  }
+
+  // Writes the loose box of cell c (not the outside list) into `lb`: minX, minY, maxX, maxY.
+  private looseBox(c: number): Float64Array {
+    const L = levelOf(c);
+    const m = c - this.first[L]!;
+    const s = this.cellSize[L]!;
+    const i = compact1by1(m);
+    const j = compact1by1(m >>> 1);
+    const lb = this.lb;
+    lb[0] = this.x + (i - 0.5) * s;
+    lb[1] = this.y + (j - 0.5) * s;
+    lb[2] = this.x + (i + 1.5) * s;
+    lb[3] = this.y + (j + 1.5) * s;
+    return lb;
+  }
+
+  /** The cell an item with this box belongs in, or the outside list. O(1). */
+  place(minX: number, minY: number, maxX: number, maxY: number): number {
+    const { x, y, side, depth } = this;
+    const size = Math.max(maxX - minX, maxY - minY);
+    // The deepest level whose cells are at least as large as the item: floor(log2(side / size)).
+    const q = side / size;
+    let L = q >= 2 ** depth ? depth : q < 2 ? 0 : 31 - Math.clz32(q);
+    const ex = minX + (maxX - minX) * 0.5;
+    const ey = minY + (maxY - minY) * 0.5;
+    for (; L >= 0; L--) {
+      const s = this.cellSize[L]!;
+      const inv = this.inverse[L]!;
+      const n = (1 << L) - 1;
+      let i = Math.floor((ex - x) * inv);
+      let j = Math.floor((ey - y) * inv);
+      i = i < 0 ? 0 : i > n ? n : i;
+      j = j < 0 ? 0 : j > n ? n : j;
+      // Inside the loose box, strictly on the far side (what pairs() relies on).
+      if (
+        minX >= x + (i - 0.5) * s &&
+        maxX < x + (i + 1.5) * s &&
+        minY >= y + (j - 0.5) * s &&
+        maxY < y + (j + 1.5) * s
+      ) {
+        return this.first[L]! + (part1by1(i) | (part1by1(j) << 1));
+      }
+    }
+    return this.outside;
+  }
+
+  insert(item: T, minX: number, minY: number, maxX: number, maxY: number): number {
+    const s = this.store.add(item);
+    if (s < 0) return s;
+    if (this.results.length < this.store.capacity)
+      this.results = new Int32Array(this.store.capacity);
+    const c = this.place(minX, minY, maxX, maxY);
+    this.put(s, c, minX, minY, maxX, maxY);
+    this.count(c, 1);
+    return s;
+  }
+
+  remove(s: number): void {
+    const c = this.store.node[s]!;
+    this.take(s, c);
+    this.count(c, -1);
+    this.store.release(s);
+  }
+
+  move(s: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    const { store, cells, fit } = this;
+    const c = store.node[s]!;
+    const f = 4 * s;
+    if (minX >= fit[f]! && minY >= fit[f + 1]! && maxX < fit[f + 2]! && maxY < fit[f + 3]!) {
+      // Still inside its cell's loose box: O(1).
+      const e = 4 * (cells[4 * c + START]! + store.pos[s]!);
+      const box = this.buckets.box;
+      box[e] = minX;
+      box[e + 1] = minY;
+      box[e + 2] = maxX;
+      box[e + 3] = maxY;
+      return;
+    }
+    const outside = this.outside;
+    const d = this.place(minX, minY, maxX, maxY);
+    this.take(s, c);
+    this.put(s, d, minX, minY, maxX, maxY);
+    if (c === d) return;
+    if (c === outside || d === outside) {
+      this.count(c, -1);
+      this.count(d, 1);
+      return;
+    }
+    // Move the subtree counts: from c up and d up to their lowest common ancestor.
+    this.levelCount[levelOf(c)]!--;
+    this.levelCount[levelOf(d)]!++;
+    let a = c;
+    let b = d;
+    let la = levelOf(a);
+    let lb = levelOf(b);
+    while (la > lb) {
+      cells[4 * a + SUB]!--;
+      a = this.parent(a, la--);
+    }
+    while (lb > la) {
+      cells[4 * b + SUB]!++;
+      b = this.parent(b, lb--);
+    }
+    while (a !== b) {
+      cells[4 * a + SUB]!--;
+      cells[4 * b + SUB]!++;
+      a = this.parent(a, la--);
+      b = this.parent(b, lb--);
+    }
+  }
+
+  // The parent of cell c of level L > 0.
+  private parent(c: number, L: number): number {
+    return this.first[L - 1]! + ((c - this.first[L]!) >>> 2);
+  }
+
+  // Adds `delta` to the counts of cell c's level and of every cell from c up to the root.
+  private count(c: number, delta: number): void {
+    const cells = this.cells;
+    if (c === this.outside) {
+      this.levelCount[this.depth + 1]! += delta;
+      return;
+    }
+    let L = levelOf(c);
+    this.levelCount[L]! += delta;
+    for (;;) {
+      cells[4 * c + SUB]! += delta;
+      if (L === 0) break;
+      c = this.parent(c, L--);
+    }
+  }
+
+  // Appends slot s with its box to cell c's bucket.
+  private put(s: number, c: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    const { cells, store } = this;
+    const r = 4 * c;
+    const count = cells[r + COUNT]!;
+    const k = cells[r + CLASS]!;
+    if (k < 0 || count === 1 << k) this.resize(c, count + 1);
+    const e = cells[r + START]! + count;
+    const { box, slot } = this.buckets;
+    box[4 * e] = minX;
+    box[4 * e + 1] = minY;
+    box[4 * e + 2] = maxX;
+    box[4 * e + 3] = maxY;
+    slot[e] = s;
+    cells[r + COUNT] = count + 1;
+    store.pos[s] = count;
+    store.node[s] = c;
+    // The fit box: the cell's loose box (empty for the outside list, so any move re-places it).
+    if (this.fit.length < 4 * store.capacity) {
+      const bigger = new Float64Array(4 * store.capacity);
+      bigger.set(this.fit);
+      this.fit = bigger;
+    }
+    const fit = this.fit;
+    if (c === this.outside) {
+      fit[4 * s] = INF;
+      fit[4 * s + 1] = INF;
+      fit[4 * s + 2] = -INF;
+      fit[4 * s + 3] = -INF;
+    } else {
+      const lb = this.looseBox(c);
+      fit[4 * s] = lb[0]!;
+      fit[4 * s + 1] = lb[1]!;
+      fit[4 * s + 2] = lb[2]!;
+      fit[4 * s + 3] = lb[3]!;
+    }
+  }
+
+  // Takes slot s out of cell c's bucket: the last entry fills its place.
+  private take(s: number, c: number): void {
+    const { cells, store } = this;
+    const { box, slot } = this.buckets;
+    const r = 4 * c;
+    const start = cells[r + START]!;
+    const last = start + cells[r + COUNT]! - 1;
+    const e = start + store.pos[s]!;
+    if (e !== last) {
+      box.copyWithin(4 * e, 4 * last, 4 * last + 4);
+      const moved = slot[last]!;
+      slot[e] = moved;
+      store.pos[moved] = e - start;
+    }
+    cells[r + COUNT]!--;
+  }
+
+  // Moves cell c's entries to a bucket that holds at least `need`.
+  private resize(c: number, need: number): void {
+    const { cells, buckets } = this;
+    const r = 4 * c;
+    const old = cells[r + CLASS]!;
+    const k = Buckets.classFor(need);
+    const start = buckets.alloc(k);
+    const from = cells[r + START]!;
+    const count = cells[r + COUNT]!;
+    buckets.box.copyWithin(4 * start, 4 * from, 4 * (from + count));
+    buckets.slot.copyWithin(start, from, from + count);
+    if (old >= 0) buckets.release(from, old);
+    cells[r + START] = start;
+    cells[r + CLASS] = k;
+  }
+
+  queryRect(
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    all: number,
+    limit: number,
+  ): number {
+    const { cells, stack, results, first, depth } = this;
+    const { box, slot } = this.buckets;
+    const o = 4 * this.outside;
+    let n = all
+      ? scanAll(slot, cells[o + START]!, cells[o + START]! + cells[o + COUNT]!, results, 0)
+      : scanRect(
+          box,
+          slot,
+          cells[o + START]!,
+          cells[o + START]! + cells[o + COUNT]!,
+          minX,
+          minY,
+          maxX,
+          maxY,
+          results,
+          0,
+        );
+    if (cells[SUB] === 0 || n >= limit) return n;
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      let c = stack[--sp]!;
+      const inside = c < 0;
+      if (inside) c = ~c;
+      const r = 4 * c;
+      const from = cells[r + START]!;
+      const to = from + cells[r + COUNT]!;
+      let contained = inside;
+      if (!inside) {
+        const lb = this.looseBox(c);
+        if (lb[0]! > maxX || lb[1]! > maxY || lb[2]! < minX || lb[3]! < minY) continue;
+        contained = lb[0]! >= minX && lb[1]! >= minY && lb[2]! <= maxX && lb[3]! <= maxY;
+      }
+      n =
+        all || contained
+          ? scanAll(slot, from, to, results, n)
+          : scanRect(box, slot, from, to, minX, minY, maxX, maxY, results, n);
+      if (n >= limit) break;
+      const L = levelOf(c);
+      if (L === depth) continue;
+      const kid = first[L + 1]! + 4 * (c - first[L]!);
+      for (let k = kid; k < kid + 4; k++)
+        if (cells[4 * k + SUB]! > 0) stack[sp++] = contained ? ~k : k;
+    }
+    return n;
+  }
+
+  searchShape(shape: number, a: number, b: number, c: number, d: number): number {
+    const { cells, stack, results, first, depth } = this;
+    const { box, slot } = this.buckets;
+    const o = 4 * this.outside;
+    let n = scanShape(
+      box,
+      slot,
+      cells[o + START]!,
+      cells[o + START]! + cells[o + COUNT]!,
+      shape,
+      a,
+      b,
+      c,
+      d,
+      results,
+      0,
+    );
+    if (cells[SUB] === 0) return n;
+    // Cells are pruned by the shape's bounding box first, then by the exact test.
+    const sMinX = shape === CIRCLE ? a - c : Math.min(a, c);
+    const sMaxX = shape === CIRCLE ? a + c : Math.max(a, c);
+    const sMinY = shape === CIRCLE ? b - c : Math.min(b, d);
+    const sMaxY = shape === CIRCLE ? b + c : Math.max(b, d);
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const cell = stack[--sp]!;
+      const lb = this.looseBox(cell);
+      if (lb[0]! > sMaxX || lb[1]! > sMaxY || lb[2]! < sMinX || lb[3]! < sMinY) continue;
+      if (!shapeHits(shape, lb[0]!, lb[1]!, lb[2]!, lb[3]!, a, b, c, d)) continue;
+      const r = 4 * cell;
+      const from = cells[r + START]!;
+      n = scanShape(box, slot, from, from + cells[r + COUNT]!, shape, a, b, c, d, results, n);
+      const L = levelOf(cell);
+      if (L === depth) continue;
+      const kid = first[L + 1]! + 4 * (cell - first[L]!);
+      for (let k = kid; k < kid + 4; k++) if (cells[4 * k + SUB]! > 0) stack[sp++] = k;
+    }
+    return n;
+  }
+
+  nearest(x: number, y: number, k: number, maxDistance: number): number {
+    const { cells, queue, best, first, depth } = this;
+    const { box, slot } = this.buckets;
+    queue.clear();
+    best.reset(k);
+    if (k === 0) return 0;
+    const o = 4 * this.outside;
+    scanNearest(
+      box,
+      slot,
+      cells[o + START]!,
+      cells[o + START]! + cells[o + COUNT]!,
+      x,
+      y,
+      maxDistance,
+      best,
+    );
+    if (cells[SUB]! > 0) queue.push(0, 0);
+    while (queue.length > 0) {
+      const bound = best.full ? Math.min(maxDistance, best.worst()) : maxDistance;
+      if (queue.peekKey() > bound) break;
+      const c = queue.pop();
+      const r = 4 * c;
+      const from = cells[r + START]!;
+      scanNearest(box, slot, from, from + cells[r + COUNT]!, x, y, maxDistance, best);
+      const L = levelOf(c);
+      if (L === depth) continue;
+      const kid = first[L + 1]! + 4 * (c - first[L]!);
+      for (let q = kid; q < kid + 4; q++) {
+        if (cells[4 * q + SUB] === 0) continue;
+        const lb = this.looseBox(q);
+        // Shaded by a few ulps, so that rounding never ranks a cell behind an item inside it.
+        const dist = boxDistance(lb[0]!, lb[1]!, lb[2]!, lb[3]!, x, y) * NODE_SHADE;
+        if (dist <= maxDistance) queue.push(q, dist);
+      }
+    }
+    return best.drain(this.results);
+  }
+
+  /**
+   * Calls `callback` once for every overlapping pair of slots: a depth-first walk over the
+   * non-empty cells; each cell meets its own items, its forward neighbours at its level, the
+   * coarser cells its items can reach, and the outside list.
+   */
+  pairs(callback: (a: number, b: number) => void): void {
+    const { cells, stack, first, depth, levelCount } = this;
+    const { box, slot } = this.buckets;
+    const o = 4 * this.outside;
+    const oFrom = cells[o + START]!;
+    const oTo = oFrom + cells[o + COUNT]!;
+    // The outside list against itself (the tree's cells meet it below).
+    scanPairs(box, slot, oFrom, oTo, box, slot, 0, 0, callback);
+    if (cells[SUB] === 0) return;
+    this.sortCells();
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const c = stack[--sp]!;
+      const L = levelOf(c);
+      if (L < depth) {
+        const kid = first[L + 1]! + 4 * (c - first[L]!);
+        for (let k = kid; k < kid + 4; k++) if (cells[4 * k + SUB]! > 0) stack[sp++] = k;
+      }
+      const r = 4 * c;
+      const from = cells[r + START]!;
+      const to = from + cells[r + COUNT]!;
+      if (from === to) continue;
+      // Its own items (sorted by minX: a sweep), and the outside list.
+      sweepWithin(box, slot, from, to, callback);
+      scanCross(box, slot, oFrom, oTo, box, slot, from, to, callback);
+      // The box around its items, to find the coarser cells they can reach.
+      let minX = INF;
+      let minY = INF;
+      let maxX = -INF;
+      let maxY = -INF;
+      for (let e = from; e < to; e++) {
+        if (box[4 * e]! < minX) minX = box[4 * e]!;
+        if (box[4 * e + 1]! < minY) minY = box[4 * e + 1]!;
+        if (box[4 * e + 2]! > maxX) maxX = box[4 * e + 2]!;
+        if (box[4 * e + 3]! > maxY) maxY = box[4 * e + 3]!;
+      }
+      const m = c - first[L]!;
+      const i = compact1by1(m);
+      const j = compact1by1(m >>> 1);
+      const last = (1 << L) - 1;
+      // The forward half of its neighbours at its level: E, then the row above: W, N, E.
+      if (i < last) this.cross(c, first[L]! + (part1by1(i + 1) | (part1by1(j) << 1)), callback);
+      if (j < last) {
+        const row = part1by1(j + 1) << 1;
+        if (i > 0) this.cross(c, first[L]! + (part1by1(i - 1) | row), callback);
+        this.cross(c, first[L]! + (part1by1(i) | row), callback);
+        if (i < last) this.cross(c, first[L]! + (part1by1(i + 1) | row), callback);
+      }
+      if (L === 0) continue;
+      // The coarser cells whose loose boxes meet the box around its items.
+      for (let K = 0; K < L; K++) {
+        if (levelCount[K] === 0) continue;
+        // The cells whose loose boxes meet the box around the items.
+        const i0 = this.firstCell(minX, this.x, K);
+        const i1 = this.lastCell(maxX, this.x, K);
+        const j0 = this.firstCell(minY, this.y, K);
+        const j1 = this.lastCell(maxY, this.y, K);
+        for (let jj = j0; jj <= j1; jj++) {
+          const row = part1by1(jj) << 1;
+          for (let ii = i0; ii <= i1; ii++)
+            this.cross(c, first[K]! + (part1by1(ii) | row), callback);
+        }
+      }
+    }
+  }
+
+  // The first column (or row, from origin o) at level K whose loose box reaches v:
+  // the least i >= 0 with o + (i + 1.5) s >= v, found from an estimate by the exact test.
+  private firstCell(v: number, o: number, K: number): number {
+    const s = this.cellSize[K]!;
+    let i = Math.floor((v - o) * this.inverse[K]! - 1.5);
+    if (i < 0) i = 0;
+    while (i > 0 && o + (i - 1 + 1.5) * s >= v) i--;
+    while (o + (i + 1.5) * s < v) i++;
+    return i;
+  }
+
+  // The last column (or row) at level K whose loose box starts at or before v: the greatest
+  // i <= 2^K - 1 with o + (i - 0.5) s <= v (-1 when there is none).
+  private lastCell(v: number, o: number, K: number): number {
+    const s = this.cellSize[K]!;
+    const top = (1 << K) - 1;
+    let i = Math.floor((v - o) * this.inverse[K]! + 0.5);
+    if (i > top) i = top;
+    while (i < top && o + (i + 1 - 0.5) * s <= v) i++;
+    while (i >= 0 && o + (i - 0.5) * s > v) i--;
+    return i;
+  }
+
+  // Sorts the entries of every non-empty cell by minX, for the sweeps of `pairs`.
+  private sortCells(): void {
+    const { cells, stack, first, depth } = this;
+    const { box, slot } = this.buckets;
+    const pos = this.store.pos;
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const c = stack[--sp]!;
+      const start = cells[4 * c + START]!;
+      sortByMinX(box, slot, start, start + cells[4 * c + COUNT]!, pos, start);
+      const L = levelOf(c);
+      if (L === depth) continue;
+      const kid = first[L + 1]! + 4 * (c - first[L]!);
+      for (let k = kid; k < kid + 4; k++) if (cells[4 * k + SUB]! > 0) stack[sp++] = k;
+    }
+  }
+
+  // Every overlapping pair of an item of cell a and an item of cell b: a merge sweep of the two
+  // buckets, both sorted by minX.
+  private cross(a: number, b: number, callback: (a: number, b: number) => void): void {
+    const cells = this.cells;
+    const bCount = cells[4 * b + COUNT]!;
+    if (bCount === 0) return;
+    const { box, slot } = this.buckets;
+    const aFrom = cells[4 * a + START]!;
+    const bFrom = cells[4 * b + START]!;
+    sweepCross(
+      box,
+      slot,
+      aFrom,
+      aFrom + cells[4 * a + COUNT]!,
+      box,
+      slot,
+      bFrom,
+      bFrom + bCount,
+      callback,
+    );
+  }
+
+  visit(callback: (node: NodeView) => unknown): void {
+    const { cells, stack, first, depth, view } = this;
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const c = stack[--sp]!;
+      const L = levelOf(c);
+      const m = c - first[L]!;
+      const s = this.cellSize[L]!;
+      view.x = this.x + compact1by1(m) * s;
+      view.y = this.y + compact1by1(m >>> 1) * s;
+      view.width = s;
+      view.height = s;
+      view.depth = L;
+      // The root also holds the outside list.
+      view.count = cells[4 * c + COUNT]! + (c === 0 ? cells[4 * this.outside + COUNT]! : 0);
+      if (callback(view) === true || L === depth) continue;
+      const kid = first[L + 1]! + 4 * m;
+      for (let k = kid + 3; k >= kid; k--) if (cells[4 * k + SUB]! > 0) stack[sp++] = k;
+    }
+  }
+}
