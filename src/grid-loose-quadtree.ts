@@ -11,7 +11,7 @@ export interface GridLooseQuadtreeOptions<T> {
    */
   bounds: Rect;
   /**
-   * The finest level (default 8, at most 10): the grid has 4^depth cells there, of side
+   * The finest level (default 6, at most 10): the grid has 4^depth cells there, of side
    * max(width, height) / 2^depth. Choose it so that the finest cells are about the size of
    * your smallest items; memory is 16 bytes per cell, (4^(depth+1) - 1) / 3 cells in all.
    */
@@ -21,7 +21,7 @@ export interface GridLooseQuadtreeOptions<T> {
 }
 
 /** Default `depth` (chosen by `npm run bench`). */
-export const DEFAULT_GRID_DEPTH = 8;
+export const DEFAULT_GRID_DEPTH = 6;
 const DEPTH_LIMIT = 10;
 
 /**
@@ -40,7 +40,7 @@ export class GridLooseQuadtree<T = RectLike> extends DynamicIndex<T> {
 
   /**
    * Creates an empty grid-loose quadtree.
-   * @param options - `{ bounds, depth = 8, toRect }`.
+   * @param options - `{ bounds, depth = 6, toRect }`.
    */
   constructor(options: GridLooseQuadtreeOptions<T>) {
     if (options === null || typeof options !== 'object') {
