@@ -276,18 +276,12 @@ export abstract class DynamicIndex<T> {
    */
   pairs(callback: PairCallback<T>): void {
     checkFunction('callback', callback);
-    if (this.engine.walking !== 0) {
-      throw new Error(
-        'quadkit: pairs() cannot run inside a pairs() or visit() callback; collect first',
-      );
-    }
+    this.notWalking('pairs');
     this.pairCallback = callback;
     this.pairItems = this.engine.store.items as T[];
-    this.engine.walking++;
     try {
-      this.engine.pairs(this.emitPair);
+      this.pairSlots(this.emitPair);
     } finally {
-      this.engine.walking--;
       this.pairCallback = noPair;
       this.pairItems = [];
     }
@@ -313,16 +307,57 @@ export abstract class DynamicIndex<T> {
    */
   visit(callback: VisitCallback): void {
     checkFunction('callback', callback);
-    if (this.engine.walking !== 0) {
-      throw new Error(
-        'quadkit: visit() cannot run inside a pairs() or visit() callback; collect first',
-      );
-    }
+    this.notWalking('visit');
     this.engine.walking++;
     try {
       this.engine.visit(callback);
     } finally {
       this.engine.walking--;
+    }
+  }
+
+  /**
+   * Calls `callback(slotA, slotB)` for every overlapping pair, by item slot (for trackers
+   * built on the index; see `ContactTracker`). Same rules as `pairs`.
+   * @internal
+   */
+  pairSlots(callback: (a: number, b: number) => void): void {
+    checkFunction('callback', callback);
+    this.notWalking('pairs');
+    this.engine.walking++;
+    try {
+      this.engine.pairs(callback);
+    } finally {
+      this.engine.walking--;
+    }
+  }
+
+  /**
+   * The item in a slot, and the slot's generation (it changes when the slot is freed), for
+   * trackers built on `pairSlots`. The slot of an item, or -1.
+   * @internal
+   */
+  itemOf(slot: number): T {
+    return this.engine.store.items[slot] as T;
+  }
+
+  /** @internal */
+  generationOf(slot: number): number {
+    return this.engine.store.gen[slot]!;
+  }
+
+  /** @internal */
+  slotOf(item: T): number {
+    const s = this.engine.store.slots.get(item);
+    return s === undefined ? -1 : s;
+  }
+
+  // Refuses to start a walk that calls user code inside another one (they share scratch space).
+  private notWalking(method: string): void {
+    if (this.engine.walking !== 0) {
+      throw new Error(
+        `quadkit: ${method}() cannot run inside a pairs() or visit() callback; collect first`,
+      );
     }
   }
 

@@ -12,6 +12,8 @@ export class ItemStore<T> {
   node: Int32Array;
   /** The slot's position in its node's bucket; threads the free list of slots. */
   pos: Int32Array;
+  /** Bumped each time the slot is freed, so a reused slot is told apart from its last item. */
+  gen: Int32Array;
   /** Slots handed out so far (free ones included). */
   used = 0;
   private freeHead = -1;
@@ -19,6 +21,7 @@ export class ItemStore<T> {
   constructor(capacity = 64) {
     this.node = new Int32Array(capacity);
     this.pos = new Int32Array(capacity);
+    this.gen = new Int32Array(capacity);
   }
 
   /** How many slots the arrays hold. */
@@ -58,11 +61,13 @@ export class ItemStore<T> {
     this.items[s] = undefined;
     this.pos[s] = this.freeHead;
     this.node[s] = -1;
+    this.gen[s] = (this.gen[s]! + 1) | 0;
     this.freeHead = s;
   }
 
-  /** Forgets every item (capacity is kept). */
+  /** Forgets every item (capacity is kept); every slot counts as freed. */
   clear(): void {
+    for (let s = 0; s < this.used; s++) this.gen[s] = (this.gen[s]! + 1) | 0;
     this.items = [];
     this.slots.clear();
     this.used = 0;
@@ -77,5 +82,8 @@ export class ItemStore<T> {
     const pos = new Int32Array(capacity);
     pos.set(this.pos);
     this.pos = pos;
+    const gen = new Int32Array(capacity);
+    gen.set(this.gen);
+    this.gen = gen;
   }
 }
