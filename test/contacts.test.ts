@@ -90,7 +90,9 @@ describe('ContactTracker', () => {
             expect([...ended].sort()).toEqual([...previous].filter((k) => !now.has(k)).sort());
             expect(tracker.size).toBe(now.size);
             const listed = new Set<string>();
-            tracker.forEach((a, b) => listed.add(key(a, b)));
+            tracker.forEach((a, b) => {
+              listed.add(key(a, b));
+            });
             expect([...listed].sort()).toEqual([...now].sort());
             previous = now;
           }
