@@ -4,14 +4,13 @@
 
 import type { Engine } from './engine/engine.js';
 import { CIRCLE, SEGMENT } from './engine/scan.js';
-import type { PairCallback, Rect, ToRect, VisitCallback } from './types.js';
+import type { PairCallback, Rect, VisitCallback } from './types.js';
 import {
   BOUNDS,
   checkFinite,
   checkFunction,
   checkInteger,
   checkNonNegative,
-  readItem,
   readQueryRect,
 } from './validate.js';
 
@@ -29,7 +28,8 @@ const noPair = (): void => {};
 export abstract class DynamicIndex<T> {
   /** @internal */
   protected readonly engine: Engine<T>;
-  private readonly toRect: ToRect<T> | undefined;
+  /** Reads an item's bounds into BOUNDS, or throws. */
+  private readonly read: (item: T) => void;
   private scratch = new Float64Array(0);
   private pairCallback: PairCallback<T> = noPair;
   private pairItems: T[] = [];
@@ -40,10 +40,9 @@ export abstract class DynamicIndex<T> {
   };
 
   /** @internal */
-  protected constructor(engine: Engine<T>, toRect: ToRect<T> | undefined) {
-    if (toRect !== undefined) checkFunction('options.toRect', toRect);
+  protected constructor(engine: Engine<T>, read: (item: T) => void) {
     this.engine = engine;
-    this.toRect = toRect;
+    this.read = read;
   }
 
   /** Number of items in the index. */
@@ -58,7 +57,7 @@ export abstract class DynamicIndex<T> {
    */
   insert(item: T): this {
     this.idle('insert');
-    readItem(item, this.toRect);
+    this.read(item);
     if (this.engine.store.slots.has(item)) {
       throw new Error(
         'quadkit: insert(item): the item is already in the index; call update(item) after moving it',
@@ -81,7 +80,7 @@ export abstract class DynamicIndex<T> {
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as T;
       try {
-        readItem(item, this.toRect);
+        this.read(item);
       } catch (e) {
         if (e instanceof Error) e.message = `${e.message} (items[${i}]; nothing was loaded)`;
         throw e;
@@ -128,7 +127,7 @@ export abstract class DynamicIndex<T> {
     this.idle('update');
     const s = this.engine.store.slots.get(item);
     if (s === undefined) return false;
-    readItem(item, this.toRect);
+    this.read(item);
     this.engine.move(s, BOUNDS[0]!, BOUNDS[1]!, BOUNDS[2]!, BOUNDS[3]!);
     return true;
   }
@@ -139,14 +138,14 @@ export abstract class DynamicIndex<T> {
    */
   updateAll(): this {
     this.idle('updateAll');
-    const { engine, toRect } = this;
+    const { engine, read } = this;
     const { items, used } = engine.store;
     if (this.scratch.length < 4 * used) this.scratch = new Float64Array(4 * engine.store.capacity);
     const scratch = this.scratch;
     for (let s = 0; s < used; s++) {
       const item = items[s];
       if (item === undefined) continue;
-      readItem(item, toRect);
+      read(item);
       scratch[4 * s] = BOUNDS[0]!;
       scratch[4 * s + 1] = BOUNDS[1]!;
       scratch[4 * s + 2] = BOUNDS[2]!;

@@ -1,7 +1,7 @@
 import { DynamicIndex } from './dynamic.js';
 import { LooseGrid } from './engine/grid.js';
 import type { Rect, RectLike, ToRect } from './types.js';
-import { checkBounds, checkInteger } from './validate.js';
+import { checkBounds, checkInteger, rectReader } from './validate.js';
 
 /** Options of a {@link GridLooseQuadtree}. */
 export interface GridLooseQuadtreeOptions<T> {
@@ -51,7 +51,10 @@ export class GridLooseQuadtree<T = RectLike> extends DynamicIndex<T> {
     const bounds = checkBounds('options.bounds', options.bounds);
     const { depth = DEFAULT_GRID_DEPTH } = options;
     checkInteger('options.depth', depth, 0, DEPTH_LIMIT);
-    super(new LooseGrid<T>(bounds.x, bounds.y, bounds.width, bounds.height, depth), options.toRect);
+    super(
+      new LooseGrid<T>(bounds.x, bounds.y, bounds.width, bounds.height, depth),
+      rectReader(options.toRect),
+    );
     this.bounds = bounds;
     this.depth = depth;
   }

@@ -9,9 +9,24 @@ export {
   type GridLooseQuadtreeOptions,
 } from './grid-loose-quadtree.js';
 export {
+  DEFAULT_BUCKET_SIZE,
+  DEFAULT_POINT_LEVELS,
+  PointQuadtree,
+  type PointQuadtreeOptions,
+} from './point-quadtree.js';
+export {
   DEFAULT_MAX_LEVELS,
   DEFAULT_MAX_OBJECTS,
   Quadtree,
   type QuadtreeOptions,
 } from './quadtree.js';
-export type { PairCallback, Rect, RectLike, ToRect, VisitCallback, VisitNode } from './types.js';
+export type {
+  PairCallback,
+  PointLike,
+  Rect,
+  RectLike,
+  ToPoint,
+  ToRect,
+  VisitCallback,
+  VisitNode,
+} from './types.js';

@@ -1,7 +1,7 @@
 import { DynamicIndex } from './dynamic.js';
 import { RegionTree } from './engine/tree.js';
 import type { Rect, RectLike, ToRect } from './types.js';
-import { checkBounds, checkInteger, checkRange } from './validate.js';
+import { checkBounds, checkInteger, checkRange, rectReader } from './validate.js';
 
 /** Options of a {@link Quadtree}. */
 export interface QuadtreeOptions<T> {
@@ -65,7 +65,10 @@ export class Quadtree<T = RectLike> extends DynamicIndex<T> {
     checkInteger('options.maxLevels', maxLevels, 0, LEVEL_LIMIT);
     checkRange('options.looseness', looseness, 1, 2);
     const { x, y, width, height } = bounds;
-    super(new RegionTree<T>(x, y, width, height, maxObjects, maxLevels, looseness), options.toRect);
+    super(
+      new RegionTree<T>(x, y, width, height, maxObjects, maxLevels, looseness),
+      rectReader(options.toRect),
+    );
     this.bounds = bounds;
     this.maxObjects = maxObjects;
     this.maxLevels = maxLevels;

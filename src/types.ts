@@ -17,6 +17,15 @@ export interface RectLike {
 /** Reads the bounds of an item that is not itself `{ x, y, width?, height? }`. */
 export type ToRect<T> = (item: T) => RectLike;
 
+/** A point. */
+export interface PointLike {
+  readonly x: number;
+  readonly y: number;
+}
+
+/** Reads the position of an item that is not itself `{ x, y }`. */
+export type ToPoint<T> = (item: T) => PointLike;
+
 /**
  * A node as `visit` reports it. The object is reused from one call to the next: copy the fields
  * you want to keep.

@@ -2,7 +2,7 @@
 // bad item or argument throws a RangeError/TypeError that names the field and leaves the index
 // unchanged. `x - x === 0` is true exactly for finite numbers (NaN and ±Infinity give NaN).
 
-import type { Rect, RectLike, ToRect } from './types.js';
+import type { PointLike, Rect, RectLike, ToPoint, ToRect } from './types.js';
 
 /** Scratch for the bounds of the item being read: minX, minY, maxX, maxY. */
 export const BOUNDS = new Float64Array(4);
@@ -34,6 +34,25 @@ export function readItem<T>(item: T, toRect: ToRect<T> | undefined): void {
   readRectLike(r, toRect === undefined ? 'item' : 'toRect(item)');
 }
 
+/**
+ * Reads a point item's position into `BOUNDS` (a zero-size box), through `toPoint` when given,
+ * else from `item.x`, `item.y`. Throws when they are not finite numbers.
+ */
+export function readPointItem<T>(item: T, toPoint: ToPoint<T> | undefined): void {
+  if (item === undefined || item === null)
+    bad('item', item, 'an object (items are kept by reference)');
+  const p = (toPoint === undefined ? item : toPoint(item)) as PointLike | null | undefined;
+  const name = toPoint === undefined ? 'item' : 'toPoint(item)';
+  if (p === null || typeof p !== 'object') bad(name, p, 'an object { x, y }');
+  const { x, y } = p;
+  if (typeof x !== 'number' || x - x !== 0) bad(`${name}.x`, x, 'a finite number');
+  if (typeof y !== 'number' || y - y !== 0) bad(`${name}.y`, y, 'a finite number');
+  BOUNDS[0] = x;
+  BOUNDS[1] = y;
+  BOUNDS[2] = x;
+  BOUNDS[3] = y;
+}
+
 function readRectLike(r: RectLike, name: string): void {
   const { x, y } = r;
   const w = r.width === undefined ? 0 : r.width;
@@ -52,6 +71,18 @@ function readRectLike(r: RectLike, name: string): void {
   BOUNDS[1] = y;
   BOUNDS[2] = maxX;
   BOUNDS[3] = maxY;
+}
+
+/** The reader of a rectangle index's items: `readItem` through `toRect` (checked here). */
+export function rectReader<T>(toRect: ToRect<T> | undefined): (item: T) => void {
+  if (toRect !== undefined) checkFunction('options.toRect', toRect);
+  return (item) => readItem(item, toRect);
+}
+
+/** The reader of a point index's items: `readPointItem` through `toPoint` (checked here). */
+export function pointReader<T>(toPoint: ToPoint<T> | undefined): (item: T) => void {
+  if (toPoint !== undefined) checkFunction('options.toPoint', toPoint);
+  return (item) => readPointItem(item, toPoint);
 }
 
 /** Reads a query rectangle into `BOUNDS`; throws when it is not a finite rectangle. */
