@@ -16,6 +16,15 @@ import {
 
 const noPair = (): void => {};
 
+// Puts four query numbers in the engine's argument array.
+function stage(a: number, b: number, c: number, d: number): Float64Array {
+  BOUNDS[0] = a;
+  BOUNDS[1] = b;
+  BOUNDS[2] = c;
+  BOUNDS[3] = d;
+  return BOUNDS;
+}
+
 /**
  * A dynamic spatial index of items kept by reference, exact in every answer.
  *
@@ -63,7 +72,7 @@ export abstract class DynamicIndex<T> {
         'quadkit: insert(item): the item is already in the index; call update(item) after moving it',
       );
     }
-    this.engine.insert(item, BOUNDS[0]!, BOUNDS[1]!, BOUNDS[2]!, BOUNDS[3]!);
+    this.engine.insert(item, BOUNDS, 0);
     return this;
   }
 
@@ -94,13 +103,7 @@ export abstract class DynamicIndex<T> {
       boxes.set(BOUNDS, 4 * i);
     }
     for (let i = 0; i < items.length; i++) {
-      this.engine.insert(
-        items[i] as T,
-        boxes[4 * i]!,
-        boxes[4 * i + 1]!,
-        boxes[4 * i + 2]!,
-        boxes[4 * i + 3]!,
-      );
+      this.engine.insert(items[i] as T, boxes, 4 * i);
     }
     return this;
   }
@@ -128,7 +131,7 @@ export abstract class DynamicIndex<T> {
     const s = this.engine.store.slots.get(item);
     if (s === undefined) return false;
     this.read(item);
-    this.engine.move(s, BOUNDS[0]!, BOUNDS[1]!, BOUNDS[2]!, BOUNDS[3]!);
+    this.engine.move(s, BOUNDS, 0);
     return true;
   }
 
@@ -153,13 +156,7 @@ export abstract class DynamicIndex<T> {
     }
     for (let s = 0; s < used; s++) {
       if (items[s] === undefined) continue;
-      engine.move(
-        s,
-        scratch[4 * s]!,
-        scratch[4 * s + 1]!,
-        scratch[4 * s + 2]!,
-        scratch[4 * s + 3]!,
-      );
+      engine.move(s, scratch, 4 * s);
     }
     return this;
   }
@@ -250,7 +247,7 @@ export abstract class DynamicIndex<T> {
   /** Whether any item's bounds overlap the rectangle; stops at the first. */
   collides(rect: Rect): boolean {
     readQueryRect(rect);
-    return this.engine.queryRect(BOUNDS[0]!, BOUNDS[1]!, BOUNDS[2]!, BOUNDS[3]!, 0, 1) > 0;
+    return this.engine.queryRect(BOUNDS, 0, 0, 1) > 0;
   }
 
   /**
@@ -370,27 +367,20 @@ export abstract class DynamicIndex<T> {
 
   private rectQuery(rect: Rect, all: number): number {
     readQueryRect(rect);
-    return this.engine.queryRect(
-      BOUNDS[0]!,
-      BOUNDS[1]!,
-      BOUNDS[2]!,
-      BOUNDS[3]!,
-      all,
-      Number.POSITIVE_INFINITY,
-    );
+    return this.engine.queryRect(BOUNDS, 0, all, Number.POSITIVE_INFINITY);
   }
 
   private pointQuery(x: number, y: number): number {
     checkFinite('x', x);
     checkFinite('y', y);
-    return this.engine.queryRect(x, y, x, y, 0, Number.POSITIVE_INFINITY);
+    return this.engine.queryRect(stage(x, y, x, y), 0, 0, Number.POSITIVE_INFINITY);
   }
 
   private circleQuery(x: number, y: number, r: number): number {
     checkFinite('x', x);
     checkFinite('y', y);
     checkNonNegative('r', r, false);
-    return this.engine.searchShape(CIRCLE, x, y, r, 0);
+    return this.engine.searchShape(CIRCLE, stage(x, y, r, 0), 0);
   }
 
   private segmentQuery(x1: number, y1: number, x2: number, y2: number): number {
@@ -398,7 +388,7 @@ export abstract class DynamicIndex<T> {
     checkFinite('y1', y1);
     checkFinite('x2', x2);
     checkFinite('y2', y2);
-    return this.engine.searchShape(SEGMENT, x1, y1, x2, y2);
+    return this.engine.searchShape(SEGMENT, stage(x1, y1, x2, y2), 0);
   }
 
   private nearestQuery(x: number, y: number, k: number, maxDistance: number): number {
@@ -406,7 +396,7 @@ export abstract class DynamicIndex<T> {
     checkFinite('y', y);
     checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
     checkNonNegative('maxDistance', maxDistance, true);
-    return this.engine.nearest(x, y, Math.min(k, this.size), maxDistance);
+    return this.engine.nearest(stage(x, y, maxDistance, 0), 0, Math.min(k, this.size));
   }
 
   // The first n result slots as a new array of items, built at its exact length.

@@ -1,3 +1,6 @@
+// Numbers travel in Float64Arrays (src, offset), not as double arguments, which V8 would box on
+// calls it does not inline (see scan.ts).
+//
 // What every dynamic index engine offers its front door: item slots, mutation by slot, and
 // queries that write slots into `results`. The front door (src/dynamic.ts) validates input and
 // maps slots to items; the engines never see user objects except as opaque keys.
@@ -22,30 +25,30 @@ export interface Engine<T> {
   /** Walks that call user code are under way: mutation is refused. */
   walking: number;
   readonly size: number;
-  /** Adds an item; returns its slot, or -1 if it is already present. */
-  insert(item: T, minX: number, minY: number, maxX: number, maxY: number): number;
+  /** Adds an item with the box src[i..i+3]; returns its slot, or -1 if it is already present. */
+  insert(item: T, src: Float64Array, i: number): number;
   remove(slot: number): void;
-  /** Gives a slot new bounds. */
-  move(slot: number, minX: number, minY: number, maxX: number, maxY: number): void;
+  /** Gives a slot the new box src[i..i+3]. */
+  move(slot: number, src: Float64Array, i: number): void;
   clear(): void;
   /** Frees what removals and moves left empty. */
   cleanup(): void;
   /**
-   * Writes into `results` the slots whose boxes overlap the box (every slot of every node or
-   * cell whose bounds it meets, when `all` is 1), stopping soon after `limit`; returns the count.
+   * Writes into `results` the slots whose boxes overlap the box q[qi..qi+3] (every slot of
+   * every node or cell whose bounds it meets, when `all` is 1), stopping soon after `limit`;
+   * returns the count.
    */
-  queryRect(
-    minX: number,
-    minY: number,
-    maxX: number,
-    maxY: number,
-    all: number,
-    limit: number,
-  ): number;
-  /** Writes into `results` the slots whose boxes meet a circle or a segment (see scan.ts). */
-  searchShape(shape: number, a: number, b: number, c: number, d: number): number;
-  /** Writes into `results` the k nearest slots within maxDistance, nearest first. */
-  nearest(x: number, y: number, k: number, maxDistance: number): number;
+  queryRect(q: Float64Array, qi: number, all: number, limit: number): number;
+  /**
+   * Writes into `results` the slots whose boxes meet a circle or a segment given by
+   * q[qi..qi+3] (see scan.ts); returns the count.
+   */
+  searchShape(shape: number, q: Float64Array, qi: number): number;
+  /**
+   * Writes into `results` the k nearest slots to (q[qi], q[qi+1]) within distance q[qi+2],
+   * nearest first; returns the count.
+   */
+  nearest(q: Float64Array, qi: number, k: number): number;
   /** Calls back once for every overlapping pair of slots. */
   pairs(callback: (a: number, b: number) => void): void;
   /** Calls back for every node or cell, parents first; `true` skips the children. */

@@ -99,6 +99,8 @@ export class LooseGrid<T> implements Engine<T> {
   private readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
   /** Scratch of `looseBox`. */
   private readonly lb = new Float64Array(4);
+  /** The box around the items of the cell the pair walk is at. */
+  private readonly around = new Float64Array(4);
   /** 4 per slot: the loose box of the item's cell, where it may move in O(1). */
   private fit = new Float64Array(4 * 64);
 
@@ -163,9 +165,13 @@ export class LooseGrid<T> implements Engine<T> {
     return lb;
   }
 
-  /** The cell an item with this box belongs in, or the outside list. O(1). */
-  place(minX: number, minY: number, maxX: number, maxY: number): number {
+  /** The cell an item with the box src[i..i+3] belongs in, or the outside list. O(1). */
+  place(src: Float64Array, at: number): number {
     const { x, y, side, depth } = this;
+    const minX = src[at]!;
+    const minY = src[at + 1]!;
+    const maxX = src[at + 2]!;
+    const maxY = src[at + 3]!;
     const size = Math.max(maxX - minX, maxY - minY);
     // The deepest level whose cells are at least as large as the item: floor(log2(side / size)).
     const q = side / size;
@@ -193,13 +199,13 @@ export class LooseGrid<T> implements Engine<T> {
     return this.outside;
   }
 
-  insert(item: T, minX: number, minY: number, maxX: number, maxY: number): number {
+  insert(item: T, src: Float64Array, i: number): number {
     const s = this.store.add(item);
     if (s < 0) return s;
     if (this.results.length < this.store.capacity)
       this.results = new Int32Array(this.store.capacity);
-    const c = this.place(minX, minY, maxX, maxY);
-    this.put(s, c, minX, minY, maxX, maxY);
+    const c = this.place(src, i);
+    this.put(s, c, src, i);
     this.count(c, 1);
     return s;
   }
@@ -211,8 +217,12 @@ export class LooseGrid<T> implements Engine<T> {
     this.store.release(s);
   }
 
-  move(s: number, minX: number, minY: number, maxX: number, maxY: number): void {
+  move(s: number, src: Float64Array, i: number): void {
     const { store, cells, fit } = this;
+    const minX = src[i]!;
+    const minY = src[i + 1]!;
+    const maxX = src[i + 2]!;
+    const maxY = src[i + 3]!;
     const c = store.node[s]!;
     const f = 4 * s;
     if (minX >= fit[f]! && minY >= fit[f + 1]! && maxX < fit[f + 2]! && maxY < fit[f + 3]!) {
@@ -226,9 +236,9 @@ export class LooseGrid<T> implements Engine<T> {
       return;
     }
     const outside = this.outside;
-    const d = this.place(minX, minY, maxX, maxY);
+    const d = this.place(src, i);
     this.take(s, c);
-    this.put(s, d, minX, minY, maxX, maxY);
+    this.put(s, d, src, i);
     if (c === d) return;
     if (c === outside || d === outside) {
       this.count(c, -1);
@@ -279,9 +289,13 @@ export class LooseGrid<T> implements Engine<T> {
     }
   }
 
-  // Appends slot s with its box to cell c's bucket.
-  private put(s: number, c: number, minX: number, minY: number, maxX: number, maxY: number): void {
+  // Appends slot s with the box src[i..i+3] to cell c's bucket.
+  private put(s: number, c: number, src: Float64Array, i: number): void {
     const { cells, store } = this;
+    const minX = src[i]!;
+    const minY = src[i + 1]!;
+    const maxX = src[i + 2]!;
+    const maxY = src[i + 3]!;
     const r = 4 * c;
     const count = cells[r + COUNT]!;
     const k = cells[r + CLASS]!;
@@ -350,15 +364,12 @@ export class LooseGrid<T> implements Engine<T> {
     cells[r + CLASS] = k;
   }
 
-  queryRect(
-    minX: number,
-    minY: number,
-    maxX: number,
-    maxY: number,
-    all: number,
-    limit: number,
-  ): number {
+  queryRect(q: Float64Array, qi: number, all: number, limit: number): number {
     const { cells, stack, results, first, depth } = this;
+    const minX = q[qi]!;
+    const minY = q[qi + 1]!;
+    const maxX = q[qi + 2]!;
+    const maxY = q[qi + 3]!;
     const { box, slot } = this.buckets;
     const o = 4 * this.outside;
     let n = all
@@ -368,10 +379,8 @@ export class LooseGrid<T> implements Engine<T> {
           slot,
           cells[o + START]!,
           cells[o + START]! + cells[o + COUNT]!,
-          minX,
-          minY,
-          maxX,
-          maxY,
+          q,
+          qi,
           results,
           0,
         );
@@ -394,7 +403,7 @@ export class LooseGrid<T> implements Engine<T> {
       n =
         all || contained
           ? scanAll(slot, from, to, results, n)
-          : scanRect(box, slot, from, to, minX, minY, maxX, maxY, results, n);
+          : scanRect(box, slot, from, to, q, qi, results, n);
       if (n >= limit) break;
       const L = levelOf(c);
       if (L === depth) continue;
@@ -405,7 +414,11 @@ export class LooseGrid<T> implements Engine<T> {
     return n;
   }
 
-  searchShape(shape: number, a: number, b: number, c: number, d: number): number {
+  searchShape(shape: number, q: Float64Array, qi: number): number {
+    const a = q[qi]!;
+    const b = q[qi + 1]!;
+    const c = q[qi + 2]!;
+    const d = q[qi + 3]!;
     const { cells, stack, results, first, depth } = this;
     const { box, slot } = this.buckets;
     const o = 4 * this.outside;
@@ -415,10 +428,8 @@ export class LooseGrid<T> implements Engine<T> {
       cells[o + START]!,
       cells[o + START]! + cells[o + COUNT]!,
       shape,
-      a,
-      b,
-      c,
-      d,
+      q,
+      qi,
       results,
       0,
     );
@@ -437,7 +448,7 @@ export class LooseGrid<T> implements Engine<T> {
       if (!shapeHits(shape, lb[0]!, lb[1]!, lb[2]!, lb[3]!, a, b, c, d)) continue;
       const r = 4 * cell;
       const from = cells[r + START]!;
-      n = scanShape(box, slot, from, from + cells[r + COUNT]!, shape, a, b, c, d, results, n);
+      n = scanShape(box, slot, from, from + cells[r + COUNT]!, shape, q, qi, results, n);
       const L = levelOf(cell);
       if (L === depth) continue;
       const kid = first[L + 1]! + 4 * (cell - first[L]!);
@@ -446,23 +457,17 @@ export class LooseGrid<T> implements Engine<T> {
     return n;
   }
 
-  nearest(x: number, y: number, k: number, maxDistance: number): number {
+  nearest(q: Float64Array, qi: number, k: number): number {
     const { cells, queue, best, first, depth } = this;
+    const x = q[qi]!;
+    const y = q[qi + 1]!;
+    const maxDistance = q[qi + 2]!;
     const { box, slot } = this.buckets;
     queue.clear();
     best.reset(k);
     if (k === 0) return 0;
     const o = 4 * this.outside;
-    scanNearest(
-      box,
-      slot,
-      cells[o + START]!,
-      cells[o + START]! + cells[o + COUNT]!,
-      x,
-      y,
-      maxDistance,
-      best,
-    );
+    scanNearest(box, slot, cells[o + START]!, cells[o + START]! + cells[o + COUNT]!, q, qi, best);
     if (cells[SUB]! > 0) queue.push(0, 0);
     while (queue.length > 0) {
       const bound = best.full ? Math.min(maxDistance, best.worst()) : maxDistance;
@@ -470,16 +475,16 @@ export class LooseGrid<T> implements Engine<T> {
       const c = queue.pop();
       const r = 4 * c;
       const from = cells[r + START]!;
-      scanNearest(box, slot, from, from + cells[r + COUNT]!, x, y, maxDistance, best);
+      scanNearest(box, slot, from, from + cells[r + COUNT]!, q, qi, best);
       const L = levelOf(c);
       if (L === depth) continue;
       const kid = first[L + 1]! + 4 * (c - first[L]!);
-      for (let q = kid; q < kid + 4; q++) {
-        if (cells[4 * q + SUB] === 0) continue;
-        const lb = this.looseBox(q);
+      for (let cell = kid; cell < kid + 4; cell++) {
+        if (cells[4 * cell + SUB] === 0) continue;
+        const lb = this.looseBox(cell);
         // Shaded by a few ulps, so that rounding never ranks a cell behind an item inside it.
         const dist = boxDistance(lb[0]!, lb[1]!, lb[2]!, lb[3]!, x, y) * NODE_SHADE;
-        if (dist <= maxDistance) queue.push(q, dist);
+        if (dist <= maxDistance) queue.push(cell, dist);
       }
     }
     return best.drain(this.results);
@@ -540,14 +545,19 @@ export class LooseGrid<T> implements Engine<T> {
         if (i < last) this.cross(c, first[L]! + (part1by1(i + 1) | row), callback);
       }
       if (L === 0) continue;
+      const around = this.around;
+      around[0] = minX;
+      around[1] = minY;
+      around[2] = maxX;
+      around[3] = maxY;
       // The coarser cells whose loose boxes meet the box around its items.
       for (let K = 0; K < L; K++) {
         if (levelCount[K] === 0) continue;
         // The cells whose loose boxes meet the box around the items.
-        const i0 = this.firstCell(minX, this.x, K);
-        const i1 = this.lastCell(maxX, this.x, K);
-        const j0 = this.firstCell(minY, this.y, K);
-        const j1 = this.lastCell(maxY, this.y, K);
+        const i0 = this.firstCell(0, K);
+        const i1 = this.lastCell(0, K);
+        const j0 = this.firstCell(1, K);
+        const j1 = this.lastCell(1, K);
         for (let jj = j0; jj <= j1; jj++) {
           const row = part1by1(jj) << 1;
           for (let ii = i0; ii <= i1; ii++)
@@ -557,9 +567,12 @@ export class LooseGrid<T> implements Engine<T> {
     }
   }
 
-  // The first column (or row, from origin o) at level K whose loose box reaches v:
-  // the least i >= 0 with o + (i + 1.5) s >= v, found from an estimate by the exact test.
-  private firstCell(v: number, o: number, K: number): number {
+  // The first column (axis 0) or row (axis 1) at level K whose loose boxes reach the minimum
+  // of `around` on that axis: the least i >= 0 with o + (i + 1.5) s >= v, from an estimate
+  // adjusted by the exact test. (Numbers come from `around`, not arguments: see scan.ts.)
+  private firstCell(axis: number, K: number): number {
+    const v = this.around[axis]!;
+    const o = axis === 0 ? this.x : this.y;
     const s = this.cellSize[K]!;
     let i = Math.floor((v - o) * this.inverse[K]! - 1.5);
     if (i < 0) i = 0;
@@ -568,9 +581,11 @@ export class LooseGrid<T> implements Engine<T> {
     return i;
   }
 
-  // The last column (or row) at level K whose loose box starts at or before v: the greatest
-  // i <= 2^K - 1 with o + (i - 0.5) s <= v (-1 when there is none).
-  private lastCell(v: number, o: number, K: number): number {
+  // The last column or row at level K whose loose boxes start at or before the maximum of
+  // `around` on that axis: the greatest i <= 2^K - 1 with o + (i - 0.5) s <= v (-1 if none).
+  private lastCell(axis: number, K: number): number {
+    const v = this.around[2 + axis]!;
+    const o = axis === 0 ? this.x : this.y;
     const s = this.cellSize[K]!;
     const top = (1 << K) - 1;
     let i = Math.floor((v - o) * this.inverse[K]! + 0.5);

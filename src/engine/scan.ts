@@ -1,3 +1,7 @@
+// The entry kernels every index shares. Query numbers come in a Float64Array at an offset, not
+// as arguments: V8 boxes a double passed to (or returned from) a call it does not inline, and the
+// frame loop and the *Into queries must not allocate.
+//
 // The entry kernels every index shares. A node, cell or leaf holds a run of entries: boxes
 // (4 doubles each, minX, minY, maxX, maxY) and item slots, side by side. A query tests a run
 // against its shape; the walks over nodes differ per index, these loops over entries do not.
@@ -33,21 +37,23 @@ export function shapeHits(
 }
 
 /**
- * Writes into `out` from index `n` the slots of entries [from, to) whose boxes overlap
- * (minX, minY, maxX, maxY); returns the new count.
+ * Writes into `out` from index `n` the slots of entries [from, to) whose boxes overlap the query
+ * box q[qi..qi+3] (minX, minY, maxX, maxY); returns the new count.
  */
 export function scanRect(
   box: Float64Array,
   slot: Int32Array,
   from: number,
   to: number,
-  minX: number,
-  minY: number,
-  maxX: number,
-  maxY: number,
+  q: Float64Array,
+  qi: number,
   out: Int32Array,
   n: number,
 ): number {
+  const minX = q[qi]!;
+  const minY = q[qi + 1]!;
+  const maxX = q[qi + 2]!;
+  const maxY = q[qi + 3]!;
   for (let e = from; e < to; e++) {
     const i = 4 * e;
     // Branch-free: write the slot, keep it when it passes.
@@ -70,20 +76,25 @@ export function scanAll(
   return n;
 }
 
-/** Like `scanRect` for a circle or a segment (see `shapeHits`). */
+/**
+ * Like `scanRect` for a circle (q[qi], q[qi+1], radius q[qi+2]) or a segment (q[qi], q[qi+1])-
+ * (q[qi+2], q[qi+3]) (see `shapeHits`).
+ */
 export function scanShape(
   box: Float64Array,
   slot: Int32Array,
   from: number,
   to: number,
   shape: number,
-  a: number,
-  b: number,
-  c: number,
-  d: number,
+  q: Float64Array,
+  qi: number,
   out: Int32Array,
   n: number,
 ): number {
+  const a = q[qi]!;
+  const b = q[qi + 1]!;
+  const c = q[qi + 2]!;
+  const d = q[qi + 3]!;
   for (let e = from; e < to; e++) {
     const i = 4 * e;
     if (shapeHits(shape, box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c, d))
@@ -93,19 +104,21 @@ export function scanShape(
 }
 
 /**
- * Offers the slot of each entry of [from, to) within `maxDistance` of (x, y) to `best`, keyed by
- * its distance (`boxDistance`).
+ * Offers the slot of each entry of [from, to) within distance q[qi+2] of (q[qi], q[qi+1]) to
+ * `best`, keyed by its distance (`boxDistance`).
  */
 export function scanNearest(
   box: Float64Array,
   slot: Int32Array,
   from: number,
   to: number,
-  x: number,
-  y: number,
-  maxDistance: number,
+  q: Float64Array,
+  qi: number,
   best: KBest,
 ): void {
+  const x = q[qi]!;
+  const y = q[qi + 1]!;
+  const maxDistance = q[qi + 2]!;
   for (let e = from; e < to; e++) {
     const i = 4 * e;
     const d = boxDistance(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, x, y);
@@ -189,22 +202,24 @@ export function scanCross(
 
 /**
  * Copies to `dbox`/`dslot` from index `n` the entries [from, to) of `sbox`/`sslot` whose boxes
- * overlap (minX, minY, maxX, maxY); returns the new count. The source and destination may be
- * the same arrays when n >= to.
+ * overlap the box q[qi..qi+3]; returns the new count. The source and destination may be the
+ * same arrays when n >= to.
  */
 export function copyOverlapping(
   sbox: Float64Array,
   sslot: Int32Array,
   from: number,
   to: number,
-  minX: number,
-  minY: number,
-  maxX: number,
-  maxY: number,
+  q: Float64Array,
+  qi: number,
   dbox: Float64Array,
   dslot: Int32Array,
   n: number,
 ): number {
+  const minX = q[qi]!;
+  const minY = q[qi + 1]!;
+  const maxX = q[qi + 2]!;
+  const maxY = q[qi + 3]!;
   for (let e = from; e < to; e++) {
     const i = 4 * e;
     const a = sbox[i]!;

@@ -204,13 +204,13 @@ export class RegionTree<T> implements Engine<T> {
   }
 
   /** Adds an item with the given bounds and returns its slot, or -1 if it is already present. */
-  insert(item: T, minX: number, minY: number, maxX: number, maxY: number): number {
+  insert(item: T, src: Float64Array, i: number): number {
     const s = this.store.add(item);
     if (s < 0) return s;
     if (this.results.length < this.store.capacity)
       this.results = new Int32Array(this.store.capacity);
     this.lk[SUB]!++;
-    this.descend(s, 0, minX, minY, maxX, maxY);
+    this.descend(s, 0, src, i);
     return s;
   }
 
@@ -225,21 +225,20 @@ export class RegionTree<T> implements Engine<T> {
   }
 
   /** Gives slot `s` new bounds: O(1) while they stay inside its node's bounds, else relocates. */
-  move(s: number, minX: number, minY: number, maxX: number, maxY: number): void {
+  move(s: number, src: Float64Array, i: number): void {
     const { store, lk } = this;
+    const minX = src[i]!;
+    const minY = src[i + 1]!;
+    const maxX = src[i + 2]!;
+    const maxY = src[i + 3]!;
     let n = store.node[s]!;
-    const ex = minX + (maxX - minX) * 0.5;
-    const ey = minY + (maxY - minY) * 0.5;
-    if (this.fits(n, minX, minY, maxX, maxY)) {
+    if (this.fits(n, src, i)) {
       // Still inside its node: a leaf keeps it (O(1)). An inner node keeps it unless it can sink
       // into the child its centre picks, or its centre has left the node's cell (a loose node
       // keeps such an item, but no child can take it): then it is placed again, as an insert
       // would, so that items never pile up in inner nodes.
       const c = lk[8 * n + CHILD]!;
-      if (
-        c < 0 ||
-        (!this.fits(this.pick(n, ex, ey), minX, minY, maxX, maxY) && this.centreInCell(n, ex, ey))
-      ) {
+      if (c < 0 || (!this.fits(this.pick(n, src, i), src, i) && this.centreInCell(n, src, i))) {
         const p = store.pos[s]!;
         const e = 4 * (lk[8 * n + START]! + p);
         const box = this.buckets.box;
@@ -247,67 +246,66 @@ export class RegionTree<T> implements Engine<T> {
         box[e + 1] = minY;
         box[e + 2] = maxX;
         box[e + 3] = maxY;
-        this.widenBand(n, p < lk[8 * n + NA]!, minX, minY, maxX, maxY);
+        this.widenBand(n, p < lk[8 * n + NA]!, src, i);
         return;
       }
     }
     // Climb to the first ancestor that contains the new box and the centre in its cell (the
     // root contains all), then descend from there.
     this.take(s, n);
-    while (n !== 0 && (!this.fits(n, minX, minY, maxX, maxY) || !this.centreInCell(n, ex, ey))) {
+    while (n !== 0 && (!this.fits(n, src, i) || !this.centreInCell(n, src, i))) {
       lk[8 * n + SUB]!--;
       n = lk[8 * n + PARENT]!;
     }
-    this.descend(s, n, minX, minY, maxX, maxY);
+    this.descend(s, n, src, i);
     this.changed();
   }
 
-  // The child of inner node n that a centre (x, y) picks: right if x >= cx, top if y >= cy.
-  private pick(n: number, x: number, y: number): number {
+  // The child of inner node n that the centre of the box src[i..i+3] picks: right if its x is
+  // >= the node's centre, top if its y is. (Boxes come in arrays, not arguments: see scan.ts.)
+  private pick(n: number, src: Float64Array, i: number): number {
     const g = 8 * n;
+    const x = src[i]! + (src[i + 2]! - src[i]!) * 0.5;
+    const y = src[i + 1]! + (src[i + 3]! - src[i + 1]!) * 0.5;
     return (
       this.lk[g + CHILD]! + ((x >= this.geo[g + CX]! ? 1 : 0) | (y >= this.geo[g + CY]! ? 2 : 0))
     );
   }
 
-  // Whether node n's bounds contain the box.
-  private fits(n: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
+  // Whether node n's bounds contain the box src[i..i+3].
+  private fits(n: number, src: Float64Array, i: number): boolean {
     const geo = this.geo;
     const g = 8 * n;
-    return minX >= geo[g]! && minY >= geo[g + 1]! && maxX <= geo[g + 2]! && maxY <= geo[g + 3]!;
+    return (
+      src[i]! >= geo[g]! &&
+      src[i + 1]! >= geo[g + 1]! &&
+      src[i + 2]! <= geo[g + 2]! &&
+      src[i + 3]! <= geo[g + 3]!
+    );
   }
 
-  // Whether (x, y) lies in node n's cell (closed).
-  private centreInCell(n: number, x: number, y: number): boolean {
+  // Whether the centre of the box src[i..i+3] lies in node n's cell (closed).
+  private centreInCell(n: number, src: Float64Array, i: number): boolean {
     const d = this.lk[8 * n + DEPTH]!;
-    const dx = x - this.geo[8 * n + CX]!;
-    const dy = y - this.geo[8 * n + CY]!;
+    const dx = src[i]! + (src[i + 2]! - src[i]!) * 0.5 - this.geo[8 * n + CX]!;
+    const dy = src[i + 1]! + (src[i + 3]! - src[i + 1]!) * 0.5 - this.geo[8 * n + CY]!;
     const hw = this.halfW[d]!;
     const hh = this.halfH[d]!;
     return dx >= -hw && dx <= hw && dy >= -hh && dy <= hh;
   }
 
-  // Places slot s with its box in the subtree of node n (whose counts already include s): down
+  // Places slot s with its box src[i..i+3] in the subtree of node n (whose counts already include s): down
   // the child its centre picks while that child's bounds contain it, then splits the node if it
   // overflows.
-  private descend(
-    s: number,
-    n: number,
-    minX: number,
-    minY: number,
-    maxX: number,
-    maxY: number,
-  ): void {
+  private descend(s: number, n: number, src: Float64Array, i: number): void {
     const { lk } = this;
-    const ex = minX + (maxX - minX) * 0.5;
-    const ey = minY + (maxY - minY) * 0.5;
     while (lk[8 * n + CHILD]! >= 0) {
-      const k = this.pick(n, ex, ey);
-      if (!this.fits(k, minX, minY, maxX, maxY)) break;
+      const k = this.pick(n, src, i);
+      if (!this.fits(k, src, i)) break;
       n = k;
       lk[8 * n + SUB]!++;
     }
-    this.put(s, n, minX, minY, maxX, maxY);
+    this.put(s, n, src, i);
     if (
       lk[8 * n + CHILD]! < 0 &&
       lk[8 * n + COUNT]! > this.maxObjects &&
@@ -317,10 +315,15 @@ export class RegionTree<T> implements Engine<T> {
     }
   }
 
-  // Adds slot s with the box (minX, minY, maxX, maxY) to node n's bucket: to its A region if n
+  // Adds slot s with the box src[i..i+3] to node n's bucket: to its A region if n
   // is an inner node and the box holds the vertical split line, else to its B region.
-  private put(s: number, n: number, minX: number, minY: number, maxX: number, maxY: number): void {
+  private put(s: number, n: number, src: Float64Array, i: number): void {
     const { lk, store } = this;
+    // Read the box first: src may be the bucket array, which resize() replaces.
+    const minX = src[i]!;
+    const minY = src[i + 1]!;
+    const maxX = src[i + 2]!;
+    const maxY = src[i + 3]!;
     const l = 8 * n;
     const count = lk[l + COUNT]!;
     const c = lk[l + CLASS]!;
@@ -345,7 +348,7 @@ export class RegionTree<T> implements Engine<T> {
     lk[l + COUNT] = count + 1;
     store.pos[s] = p;
     store.node[s] = n;
-    this.widenBand(n, inA, minX, minY, maxX, maxY);
+    this.widenBand(n, inA, box, 4 * e);
   }
 
   // Takes slot s out of node n's bucket, keeping the regions packed: the last entry of its region
@@ -379,23 +382,16 @@ export class RegionTree<T> implements Engine<T> {
     this.store.pos[s] = to - this.lk[8 * n + START]!;
   }
 
-  // Widens the band of node n's A region (inA) or B region to cover the box.
-  private widenBand(
-    n: number,
-    inA: boolean,
-    minX: number,
-    minY: number,
-    maxX: number,
-    maxY: number,
-  ): void {
+  // Widens the band of node n's A region (inA) or B region to cover the box src[i..i+3].
+  private widenBand(n: number, inA: boolean, src: Float64Array, i: number): void {
     const band = this.band;
     const b = 4 * n;
     if (inA) {
-      if (minX < band[b]!) band[b] = minX;
-      if (maxX > band[b + 1]!) band[b + 1] = maxX;
+      if (src[i]! < band[b]!) band[b] = src[i]!;
+      if (src[i + 2]! > band[b + 1]!) band[b + 1] = src[i + 2]!;
     } else {
-      if (minY < band[b + 2]!) band[b + 2] = minY;
-      if (maxY > band[b + 3]!) band[b + 3] = maxY;
+      if (src[i + 1]! < band[b + 2]!) band[b + 2] = src[i + 1]!;
+      if (src[i + 3]! > band[b + 3]!) band[b + 3] = src[i + 3]!;
     }
   }
 
@@ -422,7 +418,7 @@ export class RegionTree<T> implements Engine<T> {
     band[b + 2] = INF;
     band[b + 3] = -INF;
     for (let e = start; e < end; e++) {
-      this.widenBand(n, e < a, box[4 * e]!, box[4 * e + 1]!, box[4 * e + 2]!, box[4 * e + 3]!);
+      this.widenBand(n, e < a, box, 4 * e);
     }
   }
 
@@ -491,7 +487,7 @@ export class RegionTree<T> implements Engine<T> {
         const s = slot[e]!;
         const k = targets[e - start]!;
         if (k >= 0) {
-          this.put(s, k, minX, minY, maxX, maxY);
+          this.put(s, k, box, 4 * e); // k's bucket was sized above: box is not replaced
         } else {
           const w = start + kept;
           box[4 * w] = minX;
@@ -525,12 +521,8 @@ export class RegionTree<T> implements Engine<T> {
     const { targets, lk } = this;
     const box = this.buckets.box;
     for (let e = from; e < to; e++) {
-      const minX = box[4 * e]!;
-      const minY = box[4 * e + 1]!;
-      const maxX = box[4 * e + 2]!;
-      const maxY = box[4 * e + 3]!;
-      const k = this.pick(n, minX + (maxX - minX) * 0.5, minY + (maxY - minY) * 0.5);
-      const fits = this.fits(k, minX, minY, maxX, maxY);
+      const k = this.pick(n, box, 4 * e);
+      const fits = this.fits(k, box, 4 * e);
       targets[e - from] = fits ? k : -1;
       if (fits) lk[8 * k + SUB]!++;
     }
@@ -624,15 +616,7 @@ export class RegionTree<T> implements Engine<T> {
         const start = this.lk[l + START]!;
         const end = start + this.lk[l + COUNT]!;
         for (let e = start; e < end; e++) {
-          const box = this.buckets.box;
-          this.put(
-            this.buckets.slot[e]!,
-            n,
-            box[4 * e]!,
-            box[4 * e + 1]!,
-            box[4 * e + 2]!,
-            box[4 * e + 3]!,
-          );
+          this.put(this.buckets.slot[e]!, n, this.buckets.box, 4 * e);
         }
         if (this.lk[l + CLASS]! >= 0) this.buckets.release(start, this.lk[l + CLASS]!);
         if (this.lk[l + CHILD]! >= 0) stack[sp++] = this.lk[l + CHILD]!;
@@ -642,34 +626,29 @@ export class RegionTree<T> implements Engine<T> {
     }
   }
 
-  queryRect(
-    minX: number,
-    minY: number,
-    maxX: number,
-    maxY: number,
-    all: number,
-    limit: number,
-  ): number {
-    return this.searchRect(0, minX, minY, maxX, maxY, all, limit, this.results, 0);
+  queryRect(q: Float64Array, qi: number, all: number, limit: number): number {
+    return this.searchRect(0, q, qi, all, limit, this.results, 0);
   }
 
   /**
    * Writes into `out` from index `n` the slots of the subtree of `start` whose boxes overlap the
-   * query box (every slot of each node whose bounds it meets when `all`), and returns the new
+   * query box q[qi..qi+3] (every slot of each node whose bounds it meets when `all`), and returns the new
    * count. Stops after the node where the count reaches `limit`. `out` must have room for them.
    */
   searchRect(
     start: number,
-    minX: number,
-    minY: number,
-    maxX: number,
-    maxY: number,
+    q: Float64Array,
+    qi: number,
     all: number,
     limit: number,
     out: Int32Array,
     n: number,
   ): number {
     const { lk, geo, band, stack } = this;
+    const minX = q[qi]!;
+    const minY = q[qi + 1]!;
+    const maxX = q[qi + 2]!;
+    const maxY = q[qi + 3]!;
     const { box, slot } = this.buckets;
     let sp = 0;
     stack[sp++] = start;
@@ -693,10 +672,10 @@ export class RegionTree<T> implements Engine<T> {
           const na = from + lk[l + NA]!;
           const b = 4 * node;
           if (na > from && band[b]! <= maxX && band[b + 1]! >= minX) {
-            n = scanRect(box, slot, from, na, minX, minY, maxX, maxY, out, n);
+            n = scanRect(box, slot, from, na, q, qi, out, n);
           }
           if (band[b + 2]! <= maxY && band[b + 3]! >= minY) {
-            n = scanRect(box, slot, na, to, minX, minY, maxX, maxY, out, n);
+            n = scanRect(box, slot, na, to, q, qi, out, n);
           }
         }
         if (c >= 0) {
@@ -719,11 +698,15 @@ export class RegionTree<T> implements Engine<T> {
   }
 
   /**
-   * Writes into `results` the slots whose boxes meet a circle (a, b, radius c) or a segment
-   * (a, b)-(c, d), decided exactly, and returns how many.
+   * Writes into `results` the slots whose boxes meet a circle (q[qi], q[qi+1], radius q[qi+2])
+   * or a segment (q[qi], q[qi+1])-(q[qi+2], q[qi+3]), decided exactly, and returns how many.
    */
-  searchShape(shape: number, a: number, b: number, c: number, d: number): number {
+  searchShape(shape: number, q: Float64Array, qi: number): number {
     const { lk, geo, band, stack, results } = this;
+    const a = q[qi]!;
+    const b = q[qi + 1]!;
+    const c = q[qi + 2]!;
+    const d = q[qi + 3]!;
     // The shape's bounding box.
     const sMinX = shape === CIRCLE ? a - c : Math.min(a, c);
     const sMaxX = shape === CIRCLE ? a + c : Math.max(a, c);
@@ -742,10 +725,10 @@ export class RegionTree<T> implements Engine<T> {
       const to = from + lk[l + COUNT]!;
       const j = 4 * node;
       if (na > from && band[j]! <= sMaxX && band[j + 1]! >= sMinX) {
-        n = scanShape(box, slot, from, na, shape, a, b, c, d, results, n);
+        n = scanShape(box, slot, from, na, shape, q, qi, results, n);
       }
       if (band[j + 2]! <= sMaxY && band[j + 3]! >= sMinY) {
-        n = scanShape(box, slot, na, to, shape, a, b, c, d, results, n);
+        n = scanShape(box, slot, na, to, shape, q, qi, results, n);
       }
       const first = lk[l + CHILD]!;
       if (first < 0) continue;
@@ -763,12 +746,15 @@ export class RegionTree<T> implements Engine<T> {
   }
 
   /**
-   * Writes into `results` the slots of the `k` items nearest to (x, y) within distance
-   * `maxDistance`, nearest first (ties by slot), and returns how many. Best-first search: nodes
+   * Writes into `results` the slots of the `k` items nearest to (q[qi], q[qi+1]) within
+   * distance q[qi+2], nearest first (ties by slot), and returns how many. Best-first search: nodes
    * leave the queue in order of their distance, until none can beat the k-th best item.
    */
-  nearest(x: number, y: number, k: number, maxDistance: number): number {
+  nearest(q: Float64Array, qi: number, k: number): number {
     const { lk, geo, queue, best } = this;
+    const x = q[qi]!;
+    const y = q[qi + 1]!;
+    const maxDistance = q[qi + 2]!;
     const { box, slot } = this.buckets;
     queue.clear();
     best.reset(k);
@@ -780,15 +766,15 @@ export class RegionTree<T> implements Engine<T> {
       const node = queue.pop();
       const l = 8 * node;
       const from = lk[l + START]!;
-      scanNearest(box, slot, from, from + lk[l + COUNT]!, x, y, maxDistance, best);
+      scanNearest(box, slot, from, from + lk[l + COUNT]!, q, qi, best);
       const c = lk[l + CHILD]!;
       if (c < 0) continue;
-      for (let q = c; q < c + 4; q++) {
-        const g = 8 * q;
+      for (let kid = c; kid < c + 4; kid++) {
+        const g = 8 * kid;
         if (lk[g + SUB] === 0) continue;
         // Shaded by a few ulps, so that rounding never ranks a node behind an item inside it.
         const d = boxDistance(geo[g]!, geo[g + 1]!, geo[g + 2]!, geo[g + 3]!, x, y) * NODE_SHADE;
-        if (d <= maxDistance) queue.push(q, d);
+        if (d <= maxDistance) queue.push(kid, d);
       }
     }
     return best.drain(this.results);
@@ -838,38 +824,14 @@ export class RegionTree<T> implements Engine<T> {
         const bMaxX = geo[g + 2]!;
         const bMaxY = geo[g + 3]!;
         const start = top;
-        top = copyOverlapping(
-          frameBox,
-          frameSlot,
-          fs,
-          fe,
-          bMinX,
-          bMinY,
-          bMaxX,
-          bMaxY,
-          frameBox,
-          frameSlot,
-          top,
-        );
-        top = copyOverlapping(
-          box,
-          slot,
-          from,
-          to,
-          bMinX,
-          bMinY,
-          bMaxX,
-          bMaxY,
-          frameBox,
-          frameSlot,
-          top,
-        );
+        top = copyOverlapping(frameBox, frameSlot, fs, fe, geo, g, frameBox, frameSlot, top);
+        top = copyOverlapping(box, slot, from, to, geo, g, frameBox, frameSlot, top);
         for (let m = c; m < k; m++) {
           if (lk[8 * m + SUB] === 0) continue;
           const h = 8 * m;
           if (geo[h]! > bMaxX || geo[h + 1]! > bMaxY || geo[h + 2]! < bMinX || geo[h + 3]! < bMinY)
             continue;
-          top = this.collect(m, bMinX, bMinY, bMaxX, bMaxY, top);
+          top = this.collect(m, geo, g, top);
         }
         if (sp + 3 > stack.length) {
           const bigger = new Int32Array(2 * stack.length);
@@ -884,16 +846,13 @@ export class RegionTree<T> implements Engine<T> {
   }
 
   // Copies into the frames, from index n, the entries of the subtree of `start` that overlap the
-  // box; returns the new end. The frames must have room for them.
-  private collect(
-    start: number,
-    minX: number,
-    minY: number,
-    maxX: number,
-    maxY: number,
-    n: number,
-  ): number {
+  // box q[qi..qi+3]; returns the new end. The frames must have room for them.
+  private collect(start: number, q: Float64Array, qi: number, n: number): number {
     const { lk, geo, stack, frameBox, frameSlot } = this;
+    const minX = q[qi]!;
+    const minY = q[qi + 1]!;
+    const maxX = q[qi + 2]!;
+    const maxY = q[qi + 3]!;
     const { box, slot } = this.buckets;
     let sp = 0;
     stack[sp++] = start;
@@ -901,19 +860,7 @@ export class RegionTree<T> implements Engine<T> {
       const node = stack[--sp]!;
       const l = 8 * node;
       const from = lk[l + START]!;
-      n = copyOverlapping(
-        box,
-        slot,
-        from,
-        from + lk[l + COUNT]!,
-        minX,
-        minY,
-        maxX,
-        maxY,
-        frameBox,
-        frameSlot,
-        n,
-      );
+      n = copyOverlapping(box, slot, from, from + lk[l + COUNT]!, q, qi, frameBox, frameSlot, n);
       const c = lk[l + CHILD]!;
       if (c < 0) continue;
       for (let k = c; k < c + 4; k++) {

@@ -14,6 +14,16 @@ import {
   SUB,
 } from '../../src/engine/tree.js';
 
+// The engine takes boxes in a Float64Array (src, offset).
+const ARGS = new Float64Array(4);
+function box(minX: number, minY: number, maxX: number, maxY: number): Float64Array {
+  ARGS[0] = minX;
+  ARGS[1] = minY;
+  ARGS[2] = maxX;
+  ARGS[3] = maxY;
+  return ARGS;
+}
+
 // Structural invariants of the region tree that answer-checking tests cannot see: counts, nested
 // bounds, every item inside its node, and items as deep as placement allows (so that a tree
 // under constant motion keeps its shape instead of piling items into inner nodes).
@@ -109,7 +119,7 @@ describe('RegionTree', () => {
             let id = 0;
             for (const o of ops) {
               if (o.kind === 'insert') {
-                const s = t.insert(id, o.x, o.y, o.x + o.w, o.y + o.h);
+                const s = t.insert(id, box(o.x, o.y, o.x + o.w, o.y + o.h), 0);
                 live.push({ id: id++, s, x: o.x, y: o.y, w: o.w, h: o.h });
               } else if (o.kind === 'cleanup') {
                 t.cleanup();
@@ -127,7 +137,7 @@ describe('RegionTree', () => {
                     e.w = o.w;
                     e.h = o.h;
                   }
-                  t.move(e.s, e.x, e.y, e.x + e.w, e.y + e.h);
+                  t.move(e.s, box(e.x, e.y, e.x + e.w, e.y + e.h), 0);
                 }
               }
               checkInvariants(t);
@@ -158,7 +168,7 @@ describe('RegionTree', () => {
           vy: rnd() * 4 - 2,
           s: 0,
         };
-        e.s = t.insert(i, e.x, e.y, e.x + w, e.y + w);
+        e.s = t.insert(i, box(e.x, e.y, e.x + w, e.y + w), 0);
         return e;
       });
       const rootShare = () => t.lk[COUNT]! / t.size;
@@ -169,7 +179,7 @@ describe('RegionTree', () => {
           e.y += e.vy;
           if (e.x < 0 || e.x + e.w > 1000) e.vx = -e.vx;
           if (e.y < 0 || e.y + e.w > 1000) e.vy = -e.vy;
-          t.move(e.s, e.x, e.y, e.x + e.w, e.y + e.w);
+          t.move(e.s, box(e.x, e.y, e.x + e.w, e.y + e.w), 0);
         }
       }
       checkInvariants(t);
