@@ -20,6 +20,12 @@ export {
   Quadtree,
   type QuadtreeOptions,
 } from './quadtree.js';
+export { QueryIndex } from './queries.js';
+export {
+  DEFAULT_NODE_SIZE,
+  StaticQuadtree,
+  type StaticQuadtreeOptions,
+} from './static-quadtree.js';
 export type {
   PairCallback,
   PointLike,

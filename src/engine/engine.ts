@@ -17,22 +17,13 @@ export interface NodeView {
   count: number;
 }
 
-/** A dynamic spatial index over item slots. */
-export interface Engine<T> {
-  readonly store: ItemStore<T>;
+/** A spatial index over item slots, as the queries see it. */
+export interface QueryEngine {
   /** Slots written by the last query. */
   readonly results: Int32Array;
-  /** Walks that call user code are under way: mutation is refused. */
+  /** Walks that call user code are under way: mutation and nested walks are refused. */
   walking: number;
   readonly size: number;
-  /** Adds an item with the box src[i..i+3]; returns its slot, or -1 if it is already present. */
-  insert(item: T, src: Float64Array, i: number): number;
-  remove(slot: number): void;
-  /** Gives a slot the new box src[i..i+3]. */
-  move(slot: number, src: Float64Array, i: number): void;
-  clear(): void;
-  /** Frees what removals and moves left empty. */
-  cleanup(): void;
   /**
    * Writes into `results` the slots whose boxes overlap the box q[qi..qi+3] (every slot of
    * every node or cell whose bounds it meets, when `all` is 1), stopping soon after `limit`;
@@ -53,4 +44,17 @@ export interface Engine<T> {
   pairs(callback: (a: number, b: number) => void): void;
   /** Calls back for every node or cell, parents first; `true` skips the children. */
   visit(callback: (node: NodeView) => unknown): void;
+}
+
+/** A dynamic spatial index over item slots. */
+export interface Engine<T> extends QueryEngine {
+  readonly store: ItemStore<T>;
+  /** Adds an item with the box src[i..i+3]; returns its slot, or -1 if it is already present. */
+  insert(item: T, src: Float64Array, i: number): number;
+  remove(slot: number): void;
+  /** Gives a slot the new box src[i..i+3]. */
+  move(slot: number, src: Float64Array, i: number): void;
+  clear(): void;
+  /** Frees what removals and moves left empty. */
+  cleanup(): void;
 }

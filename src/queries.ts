@@ -1,0 +1,259 @@
+// The queries every quadkit index shares: validation of query arguments at the boundary, the
+// slot-to-item mapping, the walk guards, and each query in an allocating and an allocation-free
+// form. DynamicIndex adds the mutators; StaticQuadtree uses these as they are.
+
+import type { QueryEngine } from './engine/engine.js';
+import { CIRCLE, SEGMENT } from './engine/scan.js';
+import type { PairCallback, Rect, VisitCallback } from './types.js';
+import {
+  BOUNDS,
+  checkFinite,
+  checkFunction,
+  checkInteger,
+  checkNonNegative,
+  readQueryRect,
+} from './validate.js';
+
+const noPair = (): void => {};
+
+// Puts four query numbers in the engine's argument array.
+function stage(a: number, b: number, c: number, d: number): Float64Array {
+  BOUNDS[0] = a;
+  BOUNDS[1] = b;
+  BOUNDS[2] = c;
+  BOUNDS[3] = d;
+  return BOUNDS;
+}
+
+/**
+ * The read-only queries of a quadkit index over items of type T. Queries never call user code;
+ * `pairs` and `visit` do.
+ *
+ * @typeParam T - the item type (item indices, `number`, for indexes without item objects).
+ */
+export abstract class QueryIndex<T> {
+  /** @internal */
+  protected readonly engine: QueryEngine;
+  private pairCallback: PairCallback<T> = noPair;
+  private pairItems: readonly T[] | null = null;
+  // Maps a pair of slots to the user's callback; made once, so pairs() allocates nothing.
+  private readonly emitPair = (a: number, b: number): void => {
+    const items = this.pairItems;
+    if (items === null) this.pairCallback(a as T, b as T);
+    else this.pairCallback(items[a]!, items[b]!);
+  };
+
+  /** @internal */
+  protected constructor(engine: QueryEngine) {
+    this.engine = engine;
+  }
+
+  /** Number of items in the index. */
+  get size(): number {
+    return this.engine.size;
+  }
+
+  /**
+   * The items by slot, or null when the slots are the answers (item indices).
+   * @internal
+   */
+  protected abstract slotItems(): readonly T[] | null;
+
+  /** Every item, in no particular order. */
+  abstract all(): T[];
+
+  /**
+   * Items whose bounds overlap the rectangle (closed: touching counts).
+   * @param rect - `{ x, y, width, height }`.
+   */
+  search(rect: Rect): T[] {
+    return this.list(this.rectQuery(rect, 0));
+  }
+
+  /**
+   * Allocation-free `search`: writes the items to `out` from index 0 and returns their count
+   * (entries of `out` past it are left as they were).
+   */
+  searchInto(rect: Rect, out: T[]): number {
+    return this.into(this.rectQuery(rect, 0), out);
+  }
+
+  /** Items whose bounds contain the point (x, y) (edges count). */
+  searchPoint(x: number, y: number): T[] {
+    return this.list(this.pointQuery(x, y));
+  }
+
+  /** Allocation-free `searchPoint`: writes the items to `out` and returns their count. */
+  searchPointInto(x: number, y: number, out: T[]): number {
+    return this.into(this.pointQuery(x, y), out);
+  }
+
+  /**
+   * Items whose bounds intersect the closed disc of centre (x, y) and radius r, decided exactly.
+   */
+  searchCircle(x: number, y: number, r: number): T[] {
+    return this.list(this.circleQuery(x, y, r));
+  }
+
+  /** Allocation-free `searchCircle`: writes the items to `out` and returns their count. */
+  searchCircleInto(x: number, y: number, r: number, out: T[]): number {
+    return this.into(this.circleQuery(x, y, r), out);
+  }
+
+  /**
+   * Items whose bounds intersect the closed segment (x1, y1)-(x2, y2), decided exactly.
+   */
+  searchSegment(x1: number, y1: number, x2: number, y2: number): T[] {
+    return this.list(this.segmentQuery(x1, y1, x2, y2));
+  }
+
+  /** Allocation-free `searchSegment`: writes the items to `out` and returns their count. */
+  searchSegmentInto(x1: number, y1: number, x2: number, y2: number, out: T[]): number {
+    return this.into(this.segmentQuery(x1, y1, x2, y2), out);
+  }
+
+  /** Whether any item's bounds overlap the rectangle; stops at the first. */
+  collides(rect: Rect): boolean {
+    readQueryRect(rect);
+    return this.engine.queryRect(BOUNDS, 0, 0, 1) > 0;
+  }
+
+  /**
+   * The k items nearest to (x, y), nearest first, by the distance from the point to their bounds
+   * (0 inside); only items within `maxDistance`. Among items at equal distance the order is that
+   * of insertion slots.
+   * @param k - how many (default 1).
+   * @param maxDistance - farthest distance included (default Infinity).
+   */
+  nearest(x: number, y: number, k = 1, maxDistance = Number.POSITIVE_INFINITY): T[] {
+    return this.list(this.nearestQuery(x, y, k, maxDistance));
+  }
+
+  /** Allocation-free `nearest`: writes the items to `out` nearest first and returns their count. */
+  nearestInto(x: number, y: number, k: number, maxDistance: number, out: T[]): number {
+    return this.into(this.nearestQuery(x, y, k, maxDistance), out);
+  }
+
+  /**
+   * Calls `callback(a, b)` once for each pair of items whose bounds overlap, in a deterministic
+   * order for a given state. Mutating the index from the callback throws.
+   */
+  pairs(callback: PairCallback<T>): void {
+    checkFunction('callback', callback);
+    this.notWalking('pairs');
+    this.pairCallback = callback;
+    this.pairItems = this.slotItems();
+    try {
+      this.pairSlots(this.emitPair);
+    } finally {
+      this.pairCallback = noPair;
+      this.pairItems = null;
+    }
+  }
+
+  /**
+   * Collision candidates in the manner of quadtree-js: every item of every node whose bounds the
+   * rectangle touches. A superset of `search(rect)`, without duplicates.
+   */
+  retrieve(rect: Rect): T[] {
+    return this.list(this.rectQuery(rect, 1));
+  }
+
+  /** Allocation-free `retrieve`: writes the items to `out` and returns their count. */
+  retrieveInto(rect: Rect, out: T[]): number {
+    return this.into(this.rectQuery(rect, 1), out);
+  }
+
+  /**
+   * Calls `callback(node)` for each node, parents before children: `node` is
+   * `{ x, y, width, height, depth, count }`, one object reused for every call. Return `true`
+   * to skip the node's children. Mutating the index from the callback throws.
+   */
+  visit(callback: VisitCallback): void {
+    checkFunction('callback', callback);
+    this.notWalking('visit');
+    this.engine.walking++;
+    try {
+      this.engine.visit(callback);
+    } finally {
+      this.engine.walking--;
+    }
+  }
+
+  /**
+   * Calls `callback(slotA, slotB)` for every overlapping pair, by item slot (for trackers
+   * built on the index; see `ContactTracker`). Same rules as `pairs`.
+   * @internal
+   */
+  pairSlots(callback: (a: number, b: number) => void): void {
+    checkFunction('callback', callback);
+    this.notWalking('pairs');
+    this.engine.walking++;
+    try {
+      this.engine.pairs(callback);
+    } finally {
+      this.engine.walking--;
+    }
+  }
+
+  // Refuses to start a walk that calls user code inside another one (they share scratch space).
+  private notWalking(method: string): void {
+    if (this.engine.walking !== 0) {
+      throw new Error(
+        `quadkit: ${method}() cannot run inside a pairs() or visit() callback; collect first`,
+      );
+    }
+  }
+
+  private rectQuery(rect: Rect, all: number): number {
+    readQueryRect(rect);
+    return this.engine.queryRect(BOUNDS, 0, all, Number.POSITIVE_INFINITY);
+  }
+
+  private pointQuery(x: number, y: number): number {
+    checkFinite('x', x);
+    checkFinite('y', y);
+    return this.engine.queryRect(stage(x, y, x, y), 0, 0, Number.POSITIVE_INFINITY);
+  }
+
+  private circleQuery(x: number, y: number, r: number): number {
+    checkFinite('x', x);
+    checkFinite('y', y);
+    checkNonNegative('r', r, false);
+    return this.engine.searchShape(CIRCLE, stage(x, y, r, 0), 0);
+  }
+
+  private segmentQuery(x1: number, y1: number, x2: number, y2: number): number {
+    checkFinite('x1', x1);
+    checkFinite('y1', y1);
+    checkFinite('x2', x2);
+    checkFinite('y2', y2);
+    return this.engine.searchShape(SEGMENT, stage(x1, y1, x2, y2), 0);
+  }
+
+  private nearestQuery(x: number, y: number, k: number, maxDistance: number): number {
+    checkFinite('x', x);
+    checkFinite('y', y);
+    checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
+    checkNonNegative('maxDistance', maxDistance, true);
+    return this.engine.nearest(stage(x, y, maxDistance, 0), 0, Math.min(k, this.size));
+  }
+
+  // The first n result slots as a new array of items, built at its exact length.
+  private list(n: number): T[] {
+    return this.fill(n, new Array<T>(n));
+  }
+
+  private into(n: number, out: T[]): number {
+    this.fill(n, out);
+    return n;
+  }
+
+  private fill(n: number, out: T[]): T[] {
+    const results = this.engine.results;
+    const items = this.slotItems();
+    if (items === null) for (let i = 0; i < n; i++) out[i] = results[i]! as T;
+    else for (let i = 0; i < n; i++) out[i] = items[results[i]!]!;
+    return out;
+  }
+}
