@@ -40,7 +40,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
    */
   insert(item: T): this {
     this.idle('insert');
-    this.read(item);
+    this.readGuarded(item);
     if (this.engine.store.slots.has(item)) {
       throw new Error(
         'quadkit: insert(item): the item is already in the index; call update(item) after moving it',
@@ -63,7 +63,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as T;
       try {
-        this.read(item);
+        this.readGuarded(item);
       } catch (e) {
         if (e instanceof Error) e.message = `${e.message} (items[${i}]; nothing was loaded)`;
         throw e;
@@ -104,7 +104,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
     this.idle('update');
     const s = this.engine.store.slots.get(item);
     if (s === undefined) return false;
-    this.read(item);
+    this.readGuarded(item);
     this.engine.move(s, BOUNDS, 0);
     return true;
   }
@@ -119,14 +119,20 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
     const { items, used } = engine.store;
     if (this.scratch.length < 4 * used) this.scratch = new Float64Array(4 * engine.store.capacity);
     const scratch = this.scratch;
-    for (let s = 0; s < used; s++) {
-      const item = items[s];
-      if (item === undefined) continue;
-      read(item);
-      scratch[4 * s] = BOUNDS[0]!;
-      scratch[4 * s + 1] = BOUNDS[1]!;
-      scratch[4 * s + 2] = BOUNDS[2]!;
-      scratch[4 * s + 3] = BOUNDS[3]!;
+    // Reading calls user code (toRect): it may query, but not change the index meanwhile.
+    engine.walking++;
+    try {
+      for (let s = 0; s < used; s++) {
+        const item = items[s];
+        if (item === undefined) continue;
+        read(item);
+        scratch[4 * s] = BOUNDS[0]!;
+        scratch[4 * s + 1] = BOUNDS[1]!;
+        scratch[4 * s + 2] = BOUNDS[2]!;
+        scratch[4 * s + 3] = BOUNDS[3]!;
+      }
+    } finally {
+      engine.walking--;
     }
     for (let s = 0; s < used; s++) {
       if (items[s] === undefined) continue;
@@ -188,10 +194,21 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
     return s === undefined ? -1 : s;
   }
 
+  // Reads an item's bounds into BOUNDS; the reader may call user code (toRect), which may query
+  // the index but not change it meanwhile.
+  private readGuarded(item: T): void {
+    this.engine.walking++;
+    try {
+      this.read(item);
+    } finally {
+      this.engine.walking--;
+    }
+  }
+
   private idle(method: string): void {
     if (this.engine.walking !== 0) {
       throw new Error(
-        `quadkit: ${method}() was called from inside a pairs() or visit() callback; collect the changes and apply them after the walk`,
+        `quadkit: ${method}() was called from inside a pairs(), visit() or toRect callback; collect the changes and apply them after`,
       );
     }
   }

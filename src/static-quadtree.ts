@@ -52,6 +52,7 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
   ): StaticQuadtree<T> {
     if (!Array.isArray(items))
       throw new TypeError('quadkit: StaticQuadtree.from(items) needs an array of items');
+    checkOptions(options);
     const { toRect } = options;
     if (toRect !== undefined) checkFunction('options.toRect', toRect);
     const n = items.length;
@@ -90,9 +91,11 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
         'quadkit: StaticQuadtree.fromBoxes(boxes) needs an array of 4 numbers per box',
       );
     }
+    checkOptions(options);
     const n = boxes.length / 4;
-    // The build only reads its input: a Float64Array is used as it is.
-    const src = boxes instanceof Float64Array ? boxes : Float64Array.from(boxes);
+    // The build only reads its input: a Float64Array is used as it is; other arrays are checked
+    // (a null or a string would otherwise become a number).
+    const src = boxes instanceof Float64Array ? boxes : toNumbers(boxes, 'boxes');
     // Check every box (finite, min <= max); a NaN fails the comparisons.
     for (let i = 0; i < n; i++) {
       const j = 4 * i;
@@ -128,6 +131,7 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
         'quadkit: StaticQuadtree.fromPoints(points) needs an array of 2 numbers per point',
       );
     }
+    checkOptions(options);
     const n = points.length / 2;
     const src = new Float64Array(4 * n);
     for (let i = 0; i < n; i++) {
@@ -178,9 +182,30 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
   }
 }
 
+function checkOptions(options: unknown): void {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(
+      `quadkit: options must be an object { nodeSize, bounds, shared, toRect }, got ${String(options)}`,
+    );
+  }
+}
+
+// Copies an array of numbers into a Float64Array, refusing anything that is not a number.
+function toNumbers(values: ArrayLike<number>, name: string): Float64Array {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v !== 'number') {
+      throw new TypeError(
+        `quadkit: ${name}[${i}] (box ${Math.floor(i / 4)}) must be a number, got ${v === null ? 'null' : typeof v}`,
+      );
+    }
+    out[i] = v;
+  }
+  return out;
+}
+
 function build<T>(boxes: Float64Array, n: number, options: StaticQuadtreeOptions<T>): PackedTree {
-  if (options === null || typeof options !== 'object')
-    throw new TypeError('quadkit: options must be an object');
   const { nodeSize = DEFAULT_NODE_SIZE, shared = false } = options;
   checkInteger('options.nodeSize', nodeSize, 2, 65536);
   let bounds: Float64Array | null = null;

@@ -94,6 +94,9 @@ export class LooseGrid<T> implements Engine<T> {
   /** Items at each level (index depth + 1: the outside list). */
   private readonly levelCount: Int32Array;
   private readonly stack: Int32Array;
+  /** The pair walk and visit call user code, which may query: they keep stacks of their own. */
+  private readonly pairStack: Int32Array;
+  private readonly visitStack: Int32Array;
   private readonly queue = new NodeQueue();
   private readonly best = new KBest();
   private readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
@@ -125,6 +128,8 @@ export class LooseGrid<T> implements Engine<T> {
     this.levelCount = new Int32Array(depth + 2);
     // Depth-first walks hold at most 3 cells per level plus 4.
     this.stack = new Int32Array(3 * (depth + 1) + 8);
+    this.pairStack = new Int32Array(3 * (depth + 1) + 8);
+    this.visitStack = new Int32Array(3 * (depth + 1) + 8);
     this.results = new Int32Array(this.store.capacity);
     this.clear();
   }
@@ -496,7 +501,7 @@ export class LooseGrid<T> implements Engine<T> {
    * coarser cells its items can reach, and the outside list.
    */
   pairs(callback: (a: number, b: number) => void): void {
-    const { cells, stack, first, depth, levelCount } = this;
+    const { cells, pairStack: stack, first, depth, levelCount } = this;
     const { box, slot } = this.buckets;
     const o = 4 * this.outside;
     const oFrom = cells[o + START]!;
@@ -576,8 +581,10 @@ export class LooseGrid<T> implements Engine<T> {
     const s = this.cellSize[K]!;
     let i = Math.floor((v - o) * this.inverse[K]! - 1.5);
     if (i < 0) i = 0;
+    const top = (1 << K) - 1;
+    if (i > top) i = top;
     while (i > 0 && o + (i - 1 + 1.5) * s >= v) i--;
-    while (o + (i + 1.5) * s < v) i++;
+    while (i < top && o + (i + 1.5) * s < v) i++;
     return i;
   }
 
@@ -636,7 +643,7 @@ export class LooseGrid<T> implements Engine<T> {
   }
 
   visit(callback: (node: NodeView) => unknown): void {
-    const { cells, stack, first, depth, view } = this;
+    const { cells, visitStack: stack, first, depth, view } = this;
     let sp = 0;
     stack[sp++] = 0;
     while (sp > 0) {

@@ -273,15 +273,6 @@ export function sortByMinX(
   }
 }
 
-// Candidates that passed the test, collected branch-free and then reported in a second loop, so
-// the test loop has no unpredictable branch.
-let hits = new Int32Array(256);
-
-function roomForHits(n: number): Int32Array {
-  if (hits.length < n) hits = new Int32Array(2 * n);
-  return hits;
-}
-
 /**
  * Calls `callback` for each overlapping pair within entries [from, to), which must be sorted by
  * minX: a sweep, so only pairs that overlap in x are tested in y.
@@ -293,17 +284,14 @@ export function sweepWithin(
   to: number,
   callback: (a: number, b: number) => void,
 ): void {
-  const hit = roomForHits(to - from);
   for (let e = from; e < to; e++) {
     const maxX = box[4 * e + 2]!;
     const minY = box[4 * e + 1]!;
     const maxY = box[4 * e + 3]!;
-    let n = 0;
     for (let f = e + 1; f < to && box[4 * f]! <= maxX; f++) {
-      hit[n] = f;
-      n += +(box[4 * f + 1]! <= maxY) & +(box[4 * f + 3]! >= minY);
+      if ((+(box[4 * f + 1]! <= maxY) & +(box[4 * f + 3]! >= minY)) !== 0)
+        callback(slot[e]!, slot[f]!);
     }
-    for (let h = 0; h < n; h++) callback(slot[e]!, slot[hit[h]!]!);
   }
 }
 
@@ -323,31 +311,27 @@ export function sweepCross(
   bTo: number,
   callback: (a: number, b: number) => void,
 ): void {
-  const hit = roomForHits(Math.max(aTo - aFrom, bTo - bFrom));
   let i = aFrom;
   let j = bFrom;
   while (i < aTo && j < bTo) {
-    let n = 0;
     if (abox[4 * i]! <= bbox[4 * j]!) {
       // a_i starts first: it meets in x every b from j that starts before it ends.
       const maxX = abox[4 * i + 2]!;
       const minY = abox[4 * i + 1]!;
       const maxY = abox[4 * i + 3]!;
       for (let k = j; k < bTo && bbox[4 * k]! <= maxX; k++) {
-        hit[n] = k;
-        n += +(bbox[4 * k + 1]! <= maxY) & +(bbox[4 * k + 3]! >= minY);
+        if ((+(bbox[4 * k + 1]! <= maxY) & +(bbox[4 * k + 3]! >= minY)) !== 0)
+          callback(aslot[i]!, bslot[k]!);
       }
-      for (let h = 0; h < n; h++) callback(aslot[i]!, bslot[hit[h]!]!);
       i++;
     } else {
       const maxX = bbox[4 * j + 2]!;
       const minY = bbox[4 * j + 1]!;
       const maxY = bbox[4 * j + 3]!;
       for (let k = i; k < aTo && abox[4 * k]! <= maxX; k++) {
-        hit[n] = k;
-        n += +(abox[4 * k + 1]! <= maxY) & +(abox[4 * k + 3]! >= minY);
+        if ((+(abox[4 * k + 1]! <= maxY) & +(abox[4 * k + 3]! >= minY)) !== 0)
+          callback(aslot[k]!, bslot[j]!);
       }
-      for (let h = 0; h < n; h++) callback(aslot[hit[h]!]!, bslot[j]!);
       j++;
     }
   }

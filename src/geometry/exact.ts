@@ -67,12 +67,34 @@ export function sumSign(): number {
   return acc[len - 1]! > 0 ? 1 : -1;
 }
 
-/**
- * The power of two that brings `m` (the largest magnitude among a predicate's inputs) into the
- * range where products neither overflow nor underflow; 1 when no scaling is needed.
- */
-export function scaleFor(m: number): number {
-  if (m > 1e150) return 2 ** -600;
-  if (m < 1e-150 && m > 0) return 2 ** 600;
-  return 1;
+// Inputs whose magnitudes lie in [2^-450, 2^450] (or are 0) keep every product and error term
+// of the expansions above within the normal double range.
+const SAFE_MAX = 2 ** 450;
+const SAFE_MIN = 2 ** -450;
+
+/** Whether the expansion arithmetic is exact for these inputs (see SAFE_MAX/SAFE_MIN). */
+export function inSafeRange(values: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const v = values[i]! < 0 ? -values[i]! : values[i]!;
+    if (v > SAFE_MAX || (v < SAFE_MIN && v !== 0)) return false;
+  }
+  return true;
+}
+
+const F64 = new DataView(new ArrayBuffer(8));
+
+/** The double x times 2^1074, exactly, as a BigInt (every double is a multiple of 2^-1074). */
+export function toBig(x: number): bigint {
+  F64.setFloat64(0, x);
+  const hi = F64.getUint32(0);
+  const lo = F64.getUint32(4);
+  const exp = (hi >>> 20) & 0x7ff;
+  let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  if (exp !== 0) mant = (mant | (1n << 52n)) << BigInt(exp - 1);
+  return hi >>> 31 ? -mant : mant;
+}
+
+/** The sign (-1, 0, 1) of a BigInt. */
+export function bigSign(v: bigint): number {
+  return v > 0n ? 1 : v < 0n ? -1 : 0;
 }

@@ -1,4 +1,4 @@
-import { addProduct, beginSum, EPSILON, scaleFor, sumSign } from './exact.js';
+import { addProduct, beginSum, bigSign, EPSILON, inSafeRange, sumSign, toBig } from './exact.js';
 
 // Error bound of the floating-point determinant below (Shewchuk's ccwerrboundA).
 const ORIENT_BOUND = (3 + 16 * EPSILON) * EPSILON;
@@ -26,6 +26,8 @@ export function orient2d(
   return orient2dExact(ax, ay, bx, by, cx, cy);
 }
 
+const ARGS = new Float64Array(6);
+
 function orient2dExact(
   ax: number,
   ay: number,
@@ -34,23 +36,23 @@ function orient2dExact(
   cx: number,
   cy: number,
 ): number {
-  // Scale by a power of two (exact) so that the products neither overflow nor underflow.
-  const m = Math.max(
-    Math.abs(ax),
-    Math.abs(ay),
-    Math.abs(bx),
-    Math.abs(by),
-    Math.abs(cx),
-    Math.abs(cy),
-  );
-  const s = scaleFor(m);
-  if (s !== 1) {
-    ax *= s;
-    ay *= s;
-    bx *= s;
-    by *= s;
-    cx *= s;
-    cy *= s;
+  ARGS[0] = ax;
+  ARGS[1] = ay;
+  ARGS[2] = bx;
+  ARGS[3] = by;
+  ARGS[4] = cx;
+  ARGS[5] = cy;
+  if (!inSafeRange(ARGS, 6)) {
+    // Magnitudes beyond what double-double products hold: exact integers (rare inputs only).
+    const [Ax, Ay, Bx, By, Cx, Cy] = [ax, ay, bx, by, cx, cy].map(toBig) as [
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+    ];
+    return bigSign((Ax - Cx) * (By - Cy) - (Ay - Cy) * (Bx - Cx));
   }
   // (ax-cx)(by-cy) - (ay-cy)(bx-cx) expanded: the cx*cy terms cancel, six exact products remain.
   beginSum();

@@ -2,7 +2,15 @@
 // a point on an edge is inside: every index uses these same tests for nodes and for items, so
 // pruning and testing can never disagree.
 
-import { addProduct, addSquaredDifference, beginSum, EPSILON, scaleFor, sumSign } from './exact.js';
+import {
+  addProduct,
+  addSquaredDifference,
+  beginSum,
+  EPSILON,
+  inSafeRange,
+  sumSign,
+  toBig,
+} from './exact.js';
 import { orient2d } from './orient.js';
 
 /** Whether box a and box b overlap (closed: touching counts). */
@@ -100,19 +108,35 @@ export function boxIntersectsCircle(
   if (r === Number.POSITIVE_INFINITY) return true;
   const d2 = boxDistanceSq(minX, minY, maxX, maxY, x, y);
   const r2 = r * r;
+  // The filter trusts floating point only well inside the normal range, where its error is
+  // relative: far from tangency, and away from overflow and subnormal squares.
   const tol = 8 * EPSILON * (d2 + r2);
-  if (d2 < r2 - tol) return true;
-  if (d2 > r2 + tol) return false;
-  // Near tangency (or overflow): the sign of (nearest point - centre)^2 - r^2, exactly.
+  if (d2 + r2 > 1e-290 && d2 + r2 < 1e290) {
+    if (d2 < r2 - tol) return true;
+    if (d2 > r2 + tol) return false;
+  }
+  // Near tangency: the sign of (nearest point - centre)^2 - r^2, exactly.
   const nx = x < minX ? minX : x > maxX ? maxX : x;
   const ny = y < minY ? minY : y > maxY ? maxY : y;
-  const s = scaleFor(Math.max(Math.abs(nx), Math.abs(ny), Math.abs(x), Math.abs(y), r));
+  CIRCLE_ARGS[0] = nx;
+  CIRCLE_ARGS[1] = ny;
+  CIRCLE_ARGS[2] = x;
+  CIRCLE_ARGS[3] = y;
+  CIRCLE_ARGS[4] = r;
+  if (!inSafeRange(CIRCLE_ARGS, 5)) {
+    const dx = toBig(nx) - toBig(x);
+    const dy = toBig(ny) - toBig(y);
+    const R = toBig(r);
+    return dx * dx + dy * dy <= R * R;
+  }
   beginSum();
-  addSquaredDifference(nx * s, x * s);
-  addSquaredDifference(ny * s, y * s);
-  addProduct(-r * s, r * s);
+  addSquaredDifference(nx, x);
+  addSquaredDifference(ny, y);
+  addProduct(-r, r);
   return sumSign() <= 0;
 }
+
+const CIRCLE_ARGS = new Float64Array(5);
 
 /**
  * Whether the closed segment (x1, y1)-(x2, y2) intersects the box, decided exactly (separating
