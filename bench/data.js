@@ -85,6 +85,54 @@ export function moverFrames(boxes, frames, { world, step, seed }) {
   return pos;
 }
 
+/**
+ * Constant velocities for a bouncing scene: uniform direction, speed uniform in [0, maxSpeed]
+ * units per frame. Returns Float64Array [vx, vy] * n (see stepBouncing).
+ */
+export function randomVelocities(n, { maxSpeed, seed }) {
+  const rnd = mulberry32(seed);
+  const out = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const angle = rnd() * 2 * Math.PI;
+    const speed = rnd() * maxSpeed;
+    out[2 * i] = speed * Math.cos(angle);
+    out[2 * i + 1] = speed * Math.sin(angle);
+  }
+  return out;
+}
+
+/**
+ * One frame of a bouncing scene, in place: box i (sizes from `boxes`, [x, y, w, h] * n) has its
+ * minimum corner at (pos[2i], pos[2i+1]) and moves by (vel[2i], vel[2i+1]); a box that would
+ * leave the `world` x `world` square is reflected back in and its velocity on that axis flips.
+ * Allocation-free (it runs inside the timed frames). Needs |v| <= the smallest world - size.
+ */
+export function stepBouncing(pos, vel, boxes, world) {
+  const n = pos.length >> 1;
+  for (let i = 0; i < n; i++) {
+    let x = pos[2 * i] + vel[2 * i];
+    const maxX = world - boxes[4 * i + 2];
+    if (x < 0) {
+      x = -x;
+      vel[2 * i] = -vel[2 * i];
+    } else if (x > maxX) {
+      x = 2 * maxX - x;
+      vel[2 * i] = -vel[2 * i];
+    }
+    pos[2 * i] = x;
+    let y = pos[2 * i + 1] + vel[2 * i + 1];
+    const maxY = world - boxes[4 * i + 3];
+    if (y < 0) {
+      y = -y;
+      vel[2 * i + 1] = -vel[2 * i + 1];
+    } else if (y > maxY) {
+      y = 2 * maxY - y;
+      vel[2 * i + 1] = -vel[2 * i + 1];
+    }
+    pos[2 * i + 1] = y;
+  }
+}
+
 function bounce(v, max) {
   if (v < 0) return -v;
   if (v > max) return 2 * max - v;

@@ -5,22 +5,31 @@
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs
 //   node bench/index.js frame      only the workloads whose id contains "frame"
-//   (ids: insert, query, frame)
+//   (ids: insert, query, frame, dynamic, static)
+//
+// A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
+// and each part gets a table of its own (dynamic: one per N).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sink } from './measure.js';
+import * as dynamic from './workloads/dynamic.js';
 import * as frame from './workloads/frame.js';
 import * as insert from './workloads/insert-remove.js';
 import * as query from './workloads/query.js';
+import * as staticData from './workloads/static.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const WORKLOADS = [insert, query, frame];
+const WORKLOADS = [insert, query, frame, dynamic, staticData];
 
 // Speed-up targets from the issue, checked against named rows (not just "the best peer").
+// Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
+// the quadkit rows whose name contains it; `zero: true` checks that the metric is 0 instead of a
+// speed-up, and `maxAllocKB` that the row's `alloc` (KB allocated per frame) stays below it: a
+// loop that allocates will collect garbage sooner or later, even with no GC in the frames measured.
 const TARGETS = [
   {
     workload: 'insert',
@@ -57,6 +66,54 @@ const TARGETS = [
     factor: 5,
     text: 'frame ≥ 5× faster than rbush remove+insert+search',
   },
+  {
+    workload: 'static-boxes',
+    metric: 'build',
+    peer: 'flatbush',
+    factor: 2,
+    text: "StaticQuadtree builds 1M boxes in at most half of flatbush's time",
+  },
+  ...['q0', 'q1'].map((metric) => ({
+    workload: 'static-boxes',
+    metric,
+    peer: 'flatbush',
+    factor: 1.2,
+    text: `StaticQuadtree ${metric === 'q0' ? '0.01%' : '1%'} windows ≥ 1.2× faster than flatbush`,
+  })),
+  ...['knn1', 'knn10'].map((metric) => ({
+    workload: 'static-boxes',
+    metric,
+    peer: 'flatbush',
+    factor: 1,
+    text: `StaticQuadtree kNN (k = ${metric === 'knn1' ? 1 : 10}) at least as fast as flatbush's neighbors`,
+  })),
+  {
+    workload: 'static-point-inserts',
+    metric: 'insert',
+    peer: 'd3-quadtree add',
+    factor: 2,
+    text: 'PointQuadtree inserts ≥ 2× faster than d3-quadtree add',
+  },
+  ...[50_000, 100_000].flatMap((n) => [
+    {
+      workload: 'dynamic',
+      n,
+      metric: 'frame',
+      peer: 'fastest peer',
+      factor: 5,
+      variant: 'GridLooseQuadtree',
+      text: `dynamic scene, N = ${n / 1000}k: GridLooseQuadtree frame ≥ 5× faster than the fastest peer`,
+    },
+    {
+      workload: 'dynamic',
+      n,
+      metric: 'gc',
+      zero: true,
+      maxAllocKB: 8,
+      variant: 'GridLooseQuadtree updateAll',
+      text: `dynamic scene, N = ${n / 1000}k: no GC in the steady-state frame loop (updateAll + pairs)`,
+    },
+  ]),
 ];
 
 async function main() {
@@ -86,26 +143,31 @@ async function main() {
   console.log(`${env.line}\n`);
   const results = [];
   for (const w of selected) {
-    const t0 = performance.now();
-    const c0 = process.cpuUsage();
-    console.error(`running ${w.id}${quick ? ' (quick)' : ''}...`);
-    const r = w.run({ quick, quadkit });
-    r.seconds = (performance.now() - t0) / 1000;
-    // Share of the wall time this process was on a CPU. Well below 1 means other processes
-    // competed for the cores and every timing of this workload is inflated by an unknown amount.
-    const c = process.cpuUsage(c0);
-    r.cpuShare = (c.user + c.system) / 1e6 / r.seconds;
-    r.warnings ??= [];
-    if (r.cpuShare < 0.9) {
-      r.warnings.push(
-        `this process ran only ${Math.round(r.cpuShare * 100)}% of the wall time ` +
-          `(load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores): other processes ` +
-          'competed for the CPU, so these timings are inflated and noisy; rerun on an idle machine',
+    for (const part of w.parts ? w.parts({ quick }) : [undefined]) {
+      const t0 = performance.now();
+      const c0 = process.cpuUsage();
+      const label = `${w.id}${part === undefined ? '' : ` (${part})`}`;
+      console.error(`running ${label}${quick ? ' (quick)' : ''}...`);
+      const r = await w.run({ quick, quadkit, part });
+      r.seconds = (performance.now() - t0) / 1000;
+      // Share of the wall time this process was on a CPU. Well below 1 means other processes
+      // competed for the cores and every timing of this workload is inflated by an unknown amount.
+      const c = process.cpuUsage(c0);
+      r.cpuShare = (c.user + c.system) / 1e6 / r.seconds;
+      r.warnings ??= [];
+      if (r.cpuShare < 0.9) {
+        r.warnings.push(
+          `this process ran only ${Math.round(r.cpuShare * 100)}% of the wall time ` +
+            `(load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores): other processes ` +
+            'competed for the CPU, so these timings are inflated and noisy; rerun on an idle machine',
+        );
+      }
+      results.push(r);
+      console.log(renderWorkload(r));
+      console.error(
+        `  ${label} took ${r.seconds.toFixed(1)} s (CPU share ${r.cpuShare.toFixed(2)})`,
       );
     }
-    results.push(r);
-    console.log(renderWorkload(r));
-    console.error(`  ${w.id} took ${r.seconds.toFixed(1)} s (CPU share ${r.cpuShare.toFixed(2)})`);
   }
   const targets = renderTargets(results);
 
@@ -141,7 +203,15 @@ function environment(quick) {
       return '?';
     }
   };
-  const peers = ['rbush', 'flatbush', '@timohausmann/quadtree-js', '@timohausmann/quadtree-ts'];
+  // detect-collisions 10.x is a shim re-exporting check2d: both versions are recorded.
+  const peers = [
+    'rbush',
+    'flatbush',
+    '@timohausmann/quadtree-js',
+    '@timohausmann/quadtree-ts',
+    'detect-collisions',
+    'check2d',
+  ];
   const env = {
     date: new Date().toISOString(),
     cpu: cpu[0]?.model ?? 'unknown',
@@ -189,7 +259,8 @@ function quadkitVersion() {
 
 /**
  * A cell value is a number (ms), `{ ms, note }` (an estimate, shown with ≈ and the note),
- * `{ ms, tag }` (a measurement with an annotation) or `{ na }` (not applicable, with the reason).
+ * `{ ms, tag }` (a measurement with an annotation), `{ na }` (not applicable, with the reason) or
+ * `{ text }` (plain text, e.g. a check result).
  */
 const msOf = (v) => (typeof v === 'number' ? v : v && typeof v.ms === 'number' ? v.ms : null);
 
@@ -221,6 +292,7 @@ function fmtNs(ns) {
 function cell(v, metric) {
   if (v === undefined || v === null) return '—';
   if (v.na) return v.na;
+  if (v.text) return v.text; // plain text (a check result)
   const ms = msOf(v);
   const unit = metric.unit ?? 'ms';
   let s = unit === 'ms' ? fmtMs(ms) : Number.isInteger(ms) ? String(ms) : ms.toFixed(1);
@@ -278,9 +350,37 @@ function renderWorkload(w) {
 function renderTargets(results) {
   const lines = [];
   for (const t of TARGETS) {
-    const w = results.find((r) => r.id === t.workload);
-    if (!w) continue;
-    const qk = w.rows.filter((r) => r.quadkit && msOf(r.values[t.metric]) !== null);
+    const w = results.find((r) => r.id === t.workload && (t.n === undefined || r.n === t.n));
+    if (!w) {
+      const others = results.filter((r) => r.id === t.workload).map((r) => r.n);
+      if (others.length) {
+        lines.push(`| ${t.text} | — | — | not measured (this run: N = ${others.join(', ')}) |`);
+      }
+      continue;
+    }
+    const qk = w.rows.filter(
+      (r) =>
+        r.quadkit &&
+        msOf(r.values[t.metric]) !== null &&
+        (!t.variant || r.name.includes(t.variant)),
+    );
+    if (t.zero) {
+      if (!qk.length) lines.push(`| ${t.text} | — | — | not measured |`);
+      for (const r of qk) {
+        const v = msOf(r.values[t.metric]);
+        const frames = r.frames ? ` in ${r.frames} frames` : '';
+        const alloc = t.maxAllocKB === undefined ? null : msOf(r.values.alloc);
+        const allocText = alloc === null ? '' : `, ${alloc} KB/frame allocated`;
+        const status =
+          v !== 0
+            ? '❌ not met'
+            : alloc !== null && alloc > t.maxAllocKB
+              ? `⚠️ no GC in these frames, but the loop allocates (> ${t.maxAllocKB} KB/frame): it will collect in a longer run`
+              : '✅ met';
+        lines.push(`| ${t.text} | ${r.name} | ${v} GC${frames}${allocText} | ${status} |`);
+      }
+      continue;
+    }
     const peer =
       t.peer === 'fastest peer'
         ? bestPeer(w.rows, t.metric)
@@ -303,7 +403,7 @@ function renderTargets(results) {
   return [
     '## Targets from the issue',
     '',
-    '| Target | quadkit variant | Measured speed-up | Status |',
+    '| Target | quadkit variant | Measured | Status |',
     '| --- | --- | ---: | --- |',
     ...lines,
     '',

