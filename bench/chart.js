@@ -34,7 +34,7 @@ export function bars(results) {
   return out;
 }
 
-function escape(s) {
+function xmlEscape(s) {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -52,7 +52,7 @@ export function svg(list, subtitle) {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
     `<text x="10" y="20" font-size="15" font-weight="bold">quadkit: times faster than the fastest peer (log scale)</text>`,
-    `<text x="10" y="38" fill="#555">${escape(subtitle)}</text>`,
+    `<text x="10" y="38" fill="#555">${xmlEscape(subtitle)}</text>`,
   ];
   for (const v of [0.25, 0.5, 1, 2, 5, 10, 20, 50, 100]) {
     if (Math.log10(v) > hi) break;
@@ -67,7 +67,7 @@ export function svg(list, subtitle) {
     const x0 = xOf(1);
     const x1 = xOf(Math.max(v, 0.26));
     const color = v >= 1 ? '#2f7ed8' : '#d8572f';
-    parts.push(`<text x="${left - 8}" y="${y + 14}" text-anchor="end">${escape(label)}</text>`);
+    parts.push(`<text x="${left - 8}" y="${y + 14}" text-anchor="end">${xmlEscape(label)}</text>`);
     parts.push(
       `<rect x="${Math.min(x0, x1).toFixed(1)}" y="${y + 3}" width="${Math.abs(x1 - x0).toFixed(1)}" height="${rowH - 8}" fill="${color}"/>`,
     );
