@@ -44,6 +44,19 @@ export class Buckets {
     this.free[c] = start;
   }
 
+  /**
+   * Moves the `count` entries of the bucket at `from` (size class `old`, -1 for none) to a new
+   * bucket that holds at least `need`, frees the old one, and returns the new one's start; its
+   * size class is `Buckets.classFor(need)`. The owner records both in its node or cell.
+   */
+  move(from: number, count: number, old: number, need: number): number {
+    const start = this.alloc(Buckets.classFor(need));
+    this.box.copyWithin(4 * start, 4 * from, 4 * (from + count));
+    this.slot.copyWithin(start, from, from + count);
+    if (old >= 0) this.release(from, old);
+    return start;
+  }
+
   /** Forgets every bucket (capacity is kept). */
   clear(): void {
     this.top = 0;

@@ -355,18 +355,15 @@ export class LooseGrid<T> implements Engine<T> {
 
   // Moves cell c's entries to a bucket that holds at least `need`.
   private resize(c: number, need: number): void {
-    const { cells, buckets } = this;
+    const { cells } = this;
     const r = 4 * c;
-    const old = cells[r + CLASS]!;
-    const k = Buckets.classFor(need);
-    const start = buckets.alloc(k);
-    const from = cells[r + START]!;
-    const count = cells[r + COUNT]!;
-    buckets.box.copyWithin(4 * start, 4 * from, 4 * (from + count));
-    buckets.slot.copyWithin(start, from, from + count);
-    if (old >= 0) buckets.release(from, old);
-    cells[r + START] = start;
-    cells[r + CLASS] = k;
+    cells[r + START] = this.buckets.move(
+      cells[r + START]!,
+      cells[r + COUNT]!,
+      cells[r + CLASS]!,
+      need,
+    );
+    cells[r + CLASS] = Buckets.classFor(need);
   }
 
   queryRect(q: Float64Array, qi: number, all: number, limit: number): number {

@@ -440,19 +440,10 @@ export class RegionTree<T> implements Engine<T> {
 
   // Moves node n's entries to a bucket that holds at least `need` (its bucket, if any, is freed).
   private resize(n: number, need: number): void {
-    const { lk, buckets } = this;
+    const { lk } = this;
     const l = 8 * n;
-    const old = lk[l + CLASS]!;
-    const c = Buckets.classFor(need);
-    const start = buckets.alloc(c);
-    const from = lk[l + START]!;
-    const count = lk[l + COUNT]!;
-    const { box, slot } = buckets;
-    box.copyWithin(4 * start, 4 * from, 4 * (from + count));
-    slot.copyWithin(start, from, from + count);
-    if (old >= 0) buckets.release(from, old);
-    lk[l + START] = start;
-    lk[l + CLASS] = c;
+    lk[l + START] = this.buckets.move(lk[l + START]!, lk[l + COUNT]!, lk[l + CLASS]!, need);
+    lk[l + CLASS] = Buckets.classFor(need);
   }
 
   // Splits node n, moves each of its entries that fits a child into it, and splits again any
