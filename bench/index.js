@@ -5,7 +5,7 @@
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs
 //   node bench/index.js frame      only the workloads whose id contains "frame"
-//   (ids: insert, query, frame, dynamic, static)
+//   (ids: insert, query, frame, dynamic, static, mesh, raycast)
 //
 // A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
 // and each part gets a table of its own (dynamic: one per N).
@@ -18,12 +18,14 @@ import { sink } from './measure.js';
 import * as dynamic from './workloads/dynamic.js';
 import * as frame from './workloads/frame.js';
 import * as insert from './workloads/insert-remove.js';
+import * as mesh from './workloads/mesh.js';
 import * as query from './workloads/query.js';
+import * as raycast from './workloads/raycast.js';
 import * as staticData from './workloads/static.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const WORKLOADS = [insert, query, frame, dynamic, staticData];
+const WORKLOADS = [insert, query, frame, dynamic, staticData, mesh, raycast];
 
 // Speed-up targets from the issue, checked against named rows (not just "the best peer").
 // Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
@@ -114,6 +116,13 @@ const TARGETS = [
       text: `dynamic scene, N = ${n / 1000}k: no GC in the steady-state frame loop (updateAll + pairs)`,
     },
   ]),
+  {
+    workload: 'mesh-10k',
+    metric: 'lookup',
+    peer: 'linear scan',
+    factor: 100,
+    text: 'TriangleIndex locate on 10k triangles ≥ 100× faster than a linear scan',
+  },
 ];
 
 async function main() {

@@ -26,9 +26,15 @@ export {
   StaticQuadtree,
   type StaticQuadtreeOptions,
 } from './static-quadtree.js';
+export {
+  type NearestTriangle,
+  TriangleIndex,
+  type TriangleIndexOptions,
+} from './triangle-index.js';
 export type {
   PairCallback,
   PointLike,
+  RayHit,
   Rect,
   RectLike,
   ToPoint,

@@ -3,8 +3,8 @@
 // form. DynamicIndex adds the mutators; StaticQuadtree uses these as they are.
 
 import type { QueryEngine } from './engine/engine.js';
-import { CIRCLE, SEGMENT } from './engine/scan.js';
-import type { PairCallback, Rect, VisitCallback } from './types.js';
+import { CIRCLE, POINT, RAY, SEGMENT } from './engine/scan.js';
+import type { PairCallback, RayHit, Rect, VisitCallback } from './types.js';
 import {
   BOUNDS,
   checkFinite,
@@ -135,6 +135,49 @@ export abstract class QueryIndex<T> {
   }
 
   /**
+   * The first item whose bounds the segment from (x1, y1) to (x2, y2) meets, and its distance
+   * from (x1, y1) along the segment (0 when the start is inside it), or null when it meets none.
+   * Nodes are visited nearest first and the search shrinks to the best hit so far. Among hits at
+   * equal distance, the first in insertion-slot order wins.
+   */
+  raycast(x1: number, y1: number, x2: number, y2: number): RayHit<T> | null {
+    const n = this.rayQuery(x1, y1, x2, y2, 1);
+    if (n === 0) return null;
+    return { item: this.itemAt(0), distance: this.rayDistance(0, x1, y1, x2, y2) };
+  }
+
+  /** Every item whose bounds the segment meets, in order of distance along it (see `raycast`). */
+  raycastAll(x1: number, y1: number, x2: number, y2: number): RayHit<T>[] {
+    const n = this.rayQuery(x1, y1, x2, y2, this.size);
+    const hits = new Array<RayHit<T>>(n);
+    for (let i = 0; i < n; i++) {
+      hits[i] = { item: this.itemAt(i), distance: this.rayDistance(i, x1, y1, x2, y2) };
+    }
+    return hits;
+  }
+
+  /**
+   * Allocation-free ray cast: writes the first `k` hits in order of distance, their items to
+   * `items` and their distances to `distances`, and returns how many (k = 1: the first hit).
+   */
+  raycastInto(
+    x1: number,
+    y1: number,
+    x2: number,
+    y2: number,
+    k: number,
+    items: T[],
+    distances: Float64Array | number[],
+  ): number {
+    const n = this.rayQuery(x1, y1, x2, y2, k);
+    for (let i = 0; i < n; i++) {
+      items[i] = this.itemAt(i);
+      distances[i] = this.rayDistance(i, x1, y1, x2, y2);
+    }
+    return n;
+  }
+
+  /**
    * Calls `callback(a, b)` once for each pair of items whose bounds overlap, in a deterministic
    * order for a given state. Mutating the index from the callback throws.
    */
@@ -236,7 +279,29 @@ export abstract class QueryIndex<T> {
     checkFinite('y', y);
     checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
     checkNonNegative('maxDistance', maxDistance, true);
-    return this.engine.nearest(stage(x, y, maxDistance, 0), 0, Math.min(k, this.size));
+    return this.engine.nearest(POINT, stage(x, y, maxDistance, 0), 0, Math.min(k, this.size));
+  }
+
+  private rayQuery(x1: number, y1: number, x2: number, y2: number, k: number): number {
+    checkFinite('x1', x1);
+    checkFinite('y1', y1);
+    checkFinite('x2', x2);
+    checkFinite('y2', y2);
+    checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
+    return this.engine.nearest(RAY, stage(x1, y1, x2, y2), 0, Math.min(k, this.size));
+  }
+
+  // The distance along the segment of the i-th hit of the last ray cast.
+  private rayDistance(i: number, x1: number, y1: number, x2: number, y2: number): number {
+    const t = this.engine.best.keys[i]!;
+    return t === 0 ? 0 : t * Math.hypot(x2 - x1, y2 - y1);
+  }
+
+  // The item of the i-th result slot.
+  private itemAt(i: number): T {
+    const slot = this.engine.results[i]!;
+    const items = this.slotItems();
+    return items === null ? (slot as T) : items[slot]!;
   }
 
   // The first n result slots as a new array of items, built at its exact length.

@@ -47,3 +47,9 @@ export type VisitCallback = (node: VisitNode) => boolean | undefined | void;
 
 /** Called by `pairs` once for each pair of items whose bounds overlap. */
 export type PairCallback<T> = (a: T, b: T) => void;
+
+/** A ray cast's hit: the item, and its distance from the start of the segment along it. */
+export interface RayHit<T> {
+  item: T;
+  distance: number;
+}

@@ -143,6 +143,18 @@ export function orientSign(
   ) {
     return Math.sign((x2 - x1) * (cy - y1) - (y2 - y1) * (cx - x1));
   }
+  // A float filter with a generous error bound (Shewchuk's is about 3.3e-16 of the sum of the
+  // products' magnitudes), falling back to BigInt when the sign is in doubt.
+  const left = (x2 - x1) * (cy - y1);
+  const right = (y2 - y1) * (cx - x1);
+  const det = left - right;
+  if (
+    Number.isFinite(det) &&
+    Math.abs(det) > 1e-14 * (Math.abs(left) + Math.abs(right)) &&
+    Math.abs(det) > 1e-290
+  ) {
+    return Math.sign(det);
+  }
   const X1 = exactScaled(x1);
   const Y1 = exactScaled(y1);
   const o =

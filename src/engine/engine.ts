@@ -6,6 +6,7 @@
 // maps slots to items; the engines never see user objects except as opaque keys.
 
 import type { ItemStore } from './items.js';
+import type { KBest } from './queue.js';
 
 /** The node passed to `visit` callbacks; one object, reused. */
 export interface NodeView {
@@ -36,10 +37,14 @@ export interface QueryEngine {
    */
   searchShape(shape: number, q: Float64Array, qi: number): number;
   /**
-   * Writes into `results` the k nearest slots to (q[qi], q[qi+1]) within distance q[qi+2],
-   * nearest first; returns the count.
+   * Writes into `results` the k slots with the smallest keys under `metric` (see `boxKey` in
+   * scan.ts: POINT, the distance from (q[qi], q[qi+1]) up to q[qi+2]; RAY, where the segment
+   * q[qi..qi+3] first meets the box), smallest first, ties by slot; returns the count and leaves
+   * the keys in `best.keys`.
    */
-  nearest(q: Float64Array, qi: number, k: number): number;
+  nearest(metric: number, q: Float64Array, qi: number, k: number): number;
+  /** The k-best heap of `nearest`; after it, `best.keys[i]` is the key of `results[i]`. */
+  readonly best: KBest;
   /** Calls back once for every overlapping pair of slots. */
   pairs(callback: (a: number, b: number) => void): void;
   /** Calls back for every node or cell, parents first; `true` skips the children. */

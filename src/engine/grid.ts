@@ -21,13 +21,14 @@
 //   items from its own, finer, side ("the small objects are responsible for checking against
 //   larger objects", Millington, Game Physics Engine Development, 12.4).
 
-import { boxDistance } from '../geometry/rect.js';
 import { Buckets } from './buckets.js';
 import type { Engine, NodeView } from './engine.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
 import {
+  boxKey,
   CIRCLE,
+  maxKey,
   scanAll,
   scanCross,
   scanNearest,
@@ -98,7 +99,7 @@ export class LooseGrid<T> implements Engine<T> {
   private readonly pairStack: Int32Array;
   private readonly visitStack: Int32Array;
   private readonly queue = new NodeQueue();
-  private readonly best = new KBest();
+  readonly best = new KBest();
   private readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
   /** Scratch of `looseBox`. */
   private readonly lb = new Float64Array(4);
@@ -459,34 +460,37 @@ export class LooseGrid<T> implements Engine<T> {
     return n;
   }
 
-  nearest(q: Float64Array, qi: number, k: number): number {
+  nearest(metric: number, q: Float64Array, qi: number, k: number): number {
     const { cells, queue, best, first, depth } = this;
-    const x = q[qi]!;
-    const y = q[qi + 1]!;
-    const maxDistance = q[qi + 2]!;
+    const a = q[qi]!;
+    const b = q[qi + 1]!;
+    const c = q[qi + 2]!;
+    const d = q[qi + 3]!;
+    const limit = maxKey(metric, q, qi);
     const { box, slot } = this.buckets;
     queue.clear();
     best.reset(k);
     if (k === 0) return 0;
     const o = 4 * this.outside;
-    scanNearest(box, slot, cells[o + START]!, cells[o + START]! + cells[o + COUNT]!, q, qi, best);
+    const os = cells[o + START]!;
+    scanNearest(box, slot, os, os + cells[o + COUNT]!, metric, q, qi, best);
     if (cells[SUB]! > 0) queue.push(0, 0);
     while (queue.length > 0) {
-      const bound = best.full ? Math.min(maxDistance, best.worst()) : maxDistance;
+      const bound = best.full ? Math.min(limit, best.worst()) : limit;
       if (queue.peekKey() > bound) break;
-      const c = queue.pop();
-      const r = 4 * c;
+      const cell = queue.pop();
+      const r = 4 * cell;
       const from = cells[r + START]!;
-      scanNearest(box, slot, from, from + cells[r + COUNT]!, q, qi, best);
-      const L = levelOf(c);
+      scanNearest(box, slot, from, from + cells[r + COUNT]!, metric, q, qi, best);
+      const L = levelOf(cell);
       if (L === depth) continue;
-      const kid = first[L + 1]! + 4 * (c - first[L]!);
-      for (let cell = kid; cell < kid + 4; cell++) {
-        if (cells[4 * cell + SUB] === 0) continue;
-        const lb = this.looseBox(cell);
+      const kid = first[L + 1]! + 4 * (cell - first[L]!);
+      for (let k = kid; k < kid + 4; k++) {
+        if (cells[4 * k + SUB] === 0) continue;
+        const lb = this.looseBox(k);
         // Shaded by a few ulps, so that rounding never ranks a cell behind an item inside it.
-        const dist = boxDistance(lb[0]!, lb[1]!, lb[2]!, lb[3]!, x, y) * NODE_SHADE;
-        if (dist <= maxDistance) queue.push(cell, dist);
+        const key = boxKey(metric, lb[0]!, lb[1]!, lb[2]!, lb[3]!, a, b, c, d) * NODE_SHADE;
+        if (key <= limit) queue.push(k, key);
       }
     }
     return best.drain(this.results);

@@ -15,10 +15,9 @@
 // - Queries reuse the shared kernels; a node inside a window copies its whole subtree's leaf
 //   range, which is contiguous in this layout.
 
-import { boxDistance } from '../geometry/rect.js';
 import type { NodeView } from './engine.js';
 import { KBest, NodeQueue } from './queue.js';
-import { scanAll, scanNearest, scanRect, scanShape, shapeHits } from './scan.js';
+import { boxKey, maxKey, scanAll, scanNearest, scanRect, scanShape, shapeHits } from './scan.js';
 
 const HEADER = 64;
 const MAGIC = 0x54494b51; // 'QKIT' read as a little-endian u32
@@ -162,7 +161,7 @@ export class PackedTree {
   walking = 0;
   private readonly stack: Int32Array;
   private readonly queue = new NodeQueue();
-  private readonly best = new KBest();
+  readonly best = new KBest();
   private readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
 
   private constructor(data: ArrayBuffer | SharedArrayBuffer, numItems: number, nodeSize: number) {
@@ -479,17 +478,19 @@ export class PackedTree {
     return n;
   }
 
-  nearest(q: Float64Array, qi: number, k: number): number {
+  nearest(metric: number, q: Float64Array, qi: number, k: number): number {
     const { boxes, indices, levelEnd, nodeSize, queue, best } = this;
-    const x = q[qi]!;
-    const y = q[qi + 1]!;
-    const maxDistance = q[qi + 2]!;
+    const a = q[qi]!;
+    const b = q[qi + 1]!;
+    const c = q[qi + 2]!;
+    const d = q[qi + 3]!;
+    const limit = maxKey(metric, q, qi);
     queue.clear();
     best.reset(k);
     if (k === 0 || this.numItems === 0) return 0;
     queue.push(levelEnd[levelEnd.length - 1]! - 1, 0);
     while (queue.length > 0) {
-      const bound = best.full ? Math.min(maxDistance, best.worst()) : maxDistance;
+      const bound = best.full ? Math.min(limit, best.worst()) : limit;
       if (queue.peekKey() > bound) break;
       const pos = queue.pop();
       // The node's level, from the level bounds (a handful of levels).
@@ -498,15 +499,16 @@ export class PackedTree {
       const first = this.childRange(pos, l);
       const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
       if (l === 1) {
-        scanNearest(boxes, indices, first, end, q, qi, best);
+        scanNearest(boxes, indices, first, end, metric, q, qi, best);
         continue;
       }
-      for (let c = first; c < end; c++) {
-        const j = 4 * c;
+      for (let n = first; n < end; n++) {
+        const j = 4 * n;
         // Shaded by a few ulps, so that rounding never ranks a node behind an item inside it.
-        const dist =
-          boxDistance(boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, x, y) * NODE_SHADE;
-        if (dist <= maxDistance) queue.push(c, dist);
+        const key =
+          boxKey(metric, boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, a, b, c, d) *
+          NODE_SHADE;
+        if (key <= limit) queue.push(n, key);
       }
     }
     return best.drain(this.results);

@@ -126,13 +126,19 @@ export class KBest {
     this.siftDown(this.length, key, id);
   }
 
-  /** Writes the kept ids into `out` nearest first and returns how many there are. */
+  /**
+   * Writes the kept ids into `out` nearest first and returns how many there are; afterwards
+   * `keys[i]` is the key of `out[i]`.
+   */
   drain(out: Int32Array): number {
+    const { keys, ids } = this;
     const n = this.length;
     // Heap sort: repeatedly move the worst to the end.
     for (let end = n - 1; end >= 0; end--) {
-      out[end] = this.ids[0]!;
-      this.siftDown(end, this.keys[end]!, this.ids[end]!);
+      const worst = keys[0]!;
+      out[end] = ids[0]!;
+      this.siftDown(end, keys[end]!, ids[end]!);
+      keys[end] = worst;
     }
     this.length = 0;
     return n;

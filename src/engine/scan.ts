@@ -6,14 +6,53 @@
 // (4 doubles each, minX, minY, maxX, maxY) and item slots, side by side. A query tests a run
 // against its shape; the walks over nodes differ per index, these loops over entries do not.
 
-import { boxDistance, boxIntersectsCircle, boxIntersectsSegment } from '../geometry/rect.js';
+import {
+  boxDistance,
+  boxIntersectsCircle,
+  boxIntersectsSegment,
+  segmentBoxEntry,
+} from '../geometry/rect.js';
 import type { KBest } from './queue.js';
 
 /** Query shapes of `shapeHits`/`scanShape`. */
 export const CIRCLE = 0;
 export const SEGMENT = 1;
 
+/**
+ * Metrics of best-first search (`boxKey`): the distance from a point (q = x, y, maxDistance), or
+ * where a segment first meets a box (q = x1, y1, x2, y2), for ray casts.
+ */
+export const POINT = 0;
+export const RAY = 1;
+
 const NEG_INF = Number.NEGATIVE_INFINITY;
+const INF = Number.POSITIVE_INFINITY;
+
+/**
+ * The key of a box in a best-first search. POINT: its distance from the point (a, b). RAY: the
+ * parameter t in [0, 1] at which the segment (a, b)-(c, d) first meets it (0 when it starts
+ * inside), or Infinity when it misses (decided exactly).
+ */
+export function boxKey(
+  metric: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+): number {
+  if (metric === POINT) return boxDistance(minX, minY, maxX, maxY, a, b);
+  const t = segmentBoxEntry(minX, minY, maxX, maxY, a, b, c, d);
+  return t < 0 ? INF : t;
+}
+
+/** The largest key a best-first search keeps: maxDistance q[qi+2] for POINT, t = 1 for RAY. */
+export function maxKey(metric: number, q: Float64Array, qi: number): number {
+  return metric === POINT ? q[qi + 2]! : 1;
+}
 
 /**
  * Whether the box meets the shape: a circle (a, b, radius c) or a segment (a, b)-(c, d), decided
@@ -104,25 +143,28 @@ export function scanShape(
 }
 
 /**
- * Offers the slot of each entry of [from, to) within distance q[qi+2] of (q[qi], q[qi+1]) to
- * `best`, keyed by its distance (`boxDistance`).
+ * Offers the slot of each entry of [from, to) to `best`, keyed by `boxKey` for the query q[qi..]
+ * under `metric`, when the key is within `maxKey`.
  */
 export function scanNearest(
   box: Float64Array,
   slot: Int32Array,
   from: number,
   to: number,
+  metric: number,
   q: Float64Array,
   qi: number,
   best: KBest,
 ): void {
-  const x = q[qi]!;
-  const y = q[qi + 1]!;
-  const maxDistance = q[qi + 2]!;
+  const a = q[qi]!;
+  const b = q[qi + 1]!;
+  const c = q[qi + 2]!;
+  const d = q[qi + 3]!;
+  const limit = maxKey(metric, q, qi);
   for (let e = from; e < to; e++) {
     const i = 4 * e;
-    const d = boxDistance(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, x, y);
-    if (d <= maxDistance) best.offer(slot[e]!, d);
+    const key = boxKey(metric, box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c, d);
+    if (key <= limit) best.offer(slot[e]!, key);
   }
 }
 

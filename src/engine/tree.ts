@@ -18,14 +18,15 @@
 // - An update that stays inside the item's node's bounds is O(1), like Box2D's fat AABBs
 //   (b2DynamicTree::MoveProxy). Empty subtrees are collapsed lazily.
 
-import { boxDistance } from '../geometry/rect.js';
 import { Buckets } from './buckets.js';
 import type { Engine, NodeView } from './engine.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
 import {
+  boxKey,
   CIRCLE,
   copyOverlapping,
+  maxKey,
   scanAll,
   scanNearest,
   scanPairs,
@@ -95,7 +96,7 @@ export class RegionTree<T> implements Engine<T> {
   /** Scratch of `split`: the child each entry moves to. */
   private targets = new Int32Array(64);
   private readonly queue = new NodeQueue();
-  private readonly best = new KBest();
+  readonly best = new KBest();
   /** Frames of the pair walk: entries copied out of other nodes (see `pairs`). */
   private frameBox = new Float64Array(4 * 256);
   private frameSlot = new Int32Array(256);
@@ -737,35 +738,39 @@ export class RegionTree<T> implements Engine<T> {
   }
 
   /**
-   * Writes into `results` the slots of the `k` items nearest to (q[qi], q[qi+1]) within
-   * distance q[qi+2], nearest first (ties by slot), and returns how many. Best-first search: nodes
-   * leave the queue in order of their distance, until none can beat the k-th best item.
+   * Writes into `results` the slots of the `k` items nearest to the query under `metric` (see
+   * `boxKey`), nearest first (ties by slot), and returns how many; `best.keys` holds their keys.
+   * Best-first search: nodes leave the queue in order of their key, until none can beat the
+   * k-th best item.
    */
-  nearest(q: Float64Array, qi: number, k: number): number {
+  nearest(metric: number, q: Float64Array, qi: number, k: number): number {
     const { lk, geo, queue, best } = this;
-    const x = q[qi]!;
-    const y = q[qi + 1]!;
-    const maxDistance = q[qi + 2]!;
+    const a = q[qi]!;
+    const b = q[qi + 1]!;
+    const c = q[qi + 2]!;
+    const d = q[qi + 3]!;
+    const limit = maxKey(metric, q, qi);
     const { box, slot } = this.buckets;
     queue.clear();
     best.reset(k);
     if (k === 0 || lk[SUB] === 0) return 0;
     queue.push(0, 0);
     while (queue.length > 0) {
-      const bound = best.full ? Math.min(maxDistance, best.worst()) : maxDistance;
+      const bound = best.full ? Math.min(limit, best.worst()) : limit;
       if (queue.peekKey() > bound) break;
       const node = queue.pop();
       const l = 8 * node;
       const from = lk[l + START]!;
-      scanNearest(box, slot, from, from + lk[l + COUNT]!, q, qi, best);
-      const c = lk[l + CHILD]!;
-      if (c < 0) continue;
-      for (let kid = c; kid < c + 4; kid++) {
+      scanNearest(box, slot, from, from + lk[l + COUNT]!, metric, q, qi, best);
+      const first = lk[l + CHILD]!;
+      if (first < 0) continue;
+      for (let kid = first; kid < first + 4; kid++) {
         const g = 8 * kid;
         if (lk[g + SUB] === 0) continue;
         // Shaded by a few ulps, so that rounding never ranks a node behind an item inside it.
-        const d = boxDistance(geo[g]!, geo[g + 1]!, geo[g + 2]!, geo[g + 3]!, x, y) * NODE_SHADE;
-        if (d <= maxDistance) queue.push(kid, d);
+        const key =
+          boxKey(metric, geo[g]!, geo[g + 1]!, geo[g + 2]!, geo[g + 3]!, a, b, c, d) * NODE_SHADE;
+        if (key <= limit) queue.push(kid, key);
       }
     }
     return best.drain(this.results);

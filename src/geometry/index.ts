@@ -1,3 +1,4 @@
+export { norm } from './metric.js';
 export { orient2d } from './orient.js';
 export {
   boxContainsBox,
@@ -7,4 +8,13 @@ export {
   boxesOverlap,
   boxIntersectsCircle,
   boxIntersectsSegment,
+  segmentBoxEntry,
 } from './rect.js';
+export { closestPointOnSegment, segmentContainsPoint, segmentsIntersect } from './segment.js';
+export {
+  closestPointOnTriangle,
+  segmentTriangleEntry,
+  triangleContainsPoint,
+  triangleIntersectsBox,
+  triangleIntersectsSegment,
+} from './triangle.js';

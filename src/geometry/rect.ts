@@ -167,3 +167,42 @@ export function boxIntersectsSegment(
   const d = orient2d(x1, y1, x2, y2, minX, maxY);
   return a > 0 ? d <= 0 : d >= 0;
 }
+
+/**
+ * The smallest parameter t in [0, 1] at which the segment (x1, y1) to (x2, y2) meets the closed
+ * box: 0 when the start is inside, -1 when the segment misses it. Hit or miss is decided exactly
+ * and always agrees with {@link boxIntersectsSegment}; t itself is rounded (the slab method of
+ * Williams, Barrus, Morley and Shirley, "An Efficient and Robust Ray-Box Intersection Algorithm",
+ * 2005).
+ *
+ * @param minX - the box's left edge; `minY`, `maxX`, `maxY` likewise.
+ * @param x1 - x of the segment's start; `y1`, `x2`, `y2` likewise.
+ */
+export function segmentBoxEntry(
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+): number {
+  if (!boxIntersectsSegment(minX, minY, maxX, maxY, x1, y1, x2, y2)) return -1;
+  if (minX <= x1 && x1 <= maxX && minY <= y1 && y1 <= maxY) return 0;
+  // The entry is where the segment has crossed into the last of the two slabs: the later of the
+  // near-side crossings. A segment parallel to a slab lies within it (it hits the box), so that
+  // slab is skipped rather than divided by a zero of either sign.
+  const dx = x2 - x1;
+  const dy = y2 - y1;
+  let t = 0;
+  if (dx !== 0) {
+    const tx = ((dx < 0 ? maxX : minX) - x1) / dx;
+    if (tx > t) t = tx;
+  }
+  if (dy !== 0) {
+    const ty = ((dy < 0 ? maxY : minY) - y1) / dy;
+    if (ty > t) t = ty;
+  }
+  return t < 1 ? t : 1;
+}

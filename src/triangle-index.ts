@@ -1,0 +1,561 @@
+// TriangleIndex: point location, nearest triangle, rectangle and segment queries and ray casts
+// over a fixed triangle mesh (a navigation mesh, a triangulated map). Seed 003 keeps each triangle
+// in the smallest quadtree node containing it; here the triangles go into a uniform grid of cells
+// listing, in ascending order, the triangles that really meet each cell (design.md §4.7), so a
+// lookup reads one short list and the first triangle that contains the point is the answer with
+// the lowest index. Every decision is exact (orient2d); distances are rounded.
+
+import { BinGrid } from './engine/bins.js';
+import { KBest } from './engine/queue.js';
+import { POINT, RAY } from './engine/scan.js';
+import { orient2d } from './geometry/orient.js';
+import {
+  closestPointOnTriangle,
+  segmentTriangleEntry,
+  triangleContainsPoint,
+  triangleIntersectsBox,
+  triangleIntersectsSegment,
+} from './geometry/triangle.js';
+import type { RayHit, Rect, VisitCallback } from './types.js';
+import { BOUNDS, checkFinite, checkFunction, checkInteger, readQueryRect } from './validate.js';
+
+/** Options of {@link TriangleIndex}. */
+export interface TriangleIndexOptions {
+  /**
+   * Leave zero-area triangles out (listed in `skipped`) instead of throwing (default false).
+   * They have no area to locate a point in.
+   */
+  skipDegenerate?: boolean;
+}
+
+/** The triangle nearest to a point, and the point of it nearest to the query. */
+export interface NearestTriangle {
+  triangle: number;
+  x: number;
+  y: number;
+  distance: number;
+}
+
+// Cells per triangle of the grid (chosen by `npm run bench`).
+const CELLS_PER_TRIANGLE = 2;
+const INF = Number.POSITIVE_INFINITY;
+
+/**
+ * A spatial index over the triangles of a mesh given as flat arrays, the format delaunator and
+ * earcut produce: `coords` = [x0, y0, x1, y1, …], `triangles` = 3 vertex indices per triangle.
+ * Queries return triangle indices (the position of the triangle in `triangles` divided by 3).
+ */
+export class TriangleIndex {
+  /** Number of triangles (skipped ones included). */
+  readonly size: number;
+  /** Indices of the zero-area triangles left out (with `skipDegenerate`), ascending. */
+  readonly skipped: Int32Array;
+  // Per triangle: its corners (6 numbers) and its box (4 numbers; empty for skipped ones).
+  private readonly corners: Float64Array;
+  private readonly boxes: Float64Array;
+  private readonly grid: BinGrid;
+  private readonly results: Int32Array;
+  private readonly marks: Int32Array;
+  private mark = 0;
+  private readonly best = new KBest();
+  private readonly q = new Float64Array(4);
+  private readonly range = new Int32Array(4);
+  private readonly point = new Float64Array(2);
+  private readonly view = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
+
+  /**
+   * Indexes a mesh.
+   * @param coords - vertex coordinates, x and y of each vertex in turn (finite numbers).
+   * @param triangles - three vertex indices per triangle (integers into `coords`).
+   * @param options - `{ skipDegenerate = false }`.
+   */
+  constructor(
+    coords: ArrayLike<number>,
+    triangles: ArrayLike<number>,
+    options: TriangleIndexOptions = {},
+  ) {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`quadkit: TriangleIndex options must be an object, got ${options}`);
+    }
+    const skipDegenerate = options.skipDegenerate === true;
+    const vertices = checkCoords(coords);
+    const size = checkTriangles(triangles, vertices);
+    this.size = size;
+    const corners = new Float64Array(6 * size);
+    const boxes = new Float64Array(4 * size);
+    const skipped: number[] = [];
+    // Corners and boxes; zero-area triangles are refused or skipped.
+    const bounds = new Float64Array([INF, INF, -INF, -INF]);
+    for (let t = 0; t < size; t++) {
+      const a = 2 * triangles[3 * t]!;
+      const b = 2 * triangles[3 * t + 1]!;
+      const c = 2 * triangles[3 * t + 2]!;
+      const ax = coords[a]!;
+      const ay = coords[a + 1]!;
+      const bx = coords[b]!;
+      const by = coords[b + 1]!;
+      const cx = coords[c]!;
+      const cy = coords[c + 1]!;
+      corners.set([ax, ay, bx, by, cx, cy], 6 * t);
+      if (orient2d(ax, ay, bx, by, cx, cy) === 0) {
+        if (!skipDegenerate) {
+          throw new RangeError(
+            `quadkit: triangle ${t} (vertices ${a / 2}, ${b / 2}, ${c / 2}) has zero area; ` +
+              'remove it, or pass { skipDegenerate: true } to leave such triangles out',
+          );
+        }
+        skipped.push(t);
+        boxes.set([INF, INF, -INF, -INF], 4 * t);
+        continue;
+      }
+      const box = [
+        Math.min(ax, bx, cx),
+        Math.min(ay, by, cy),
+        Math.max(ax, bx, cx),
+        Math.max(ay, by, cy),
+      ] as const;
+      boxes.set(box, 4 * t);
+      bounds[0] = Math.min(bounds[0]!, box[0]);
+      bounds[1] = Math.min(bounds[1]!, box[1]);
+      bounds[2] = Math.max(bounds[2]!, box[2]);
+      bounds[3] = Math.max(bounds[3]!, box[3]);
+    }
+    if (skipped.length === size) bounds.set([0, 0, 0, 0]);
+    this.corners = corners;
+    this.boxes = boxes;
+    this.skipped = Int32Array.from(skipped);
+    // The grid: each cell lists the triangles that meet it, in ascending order.
+    this.grid = new BinGrid(bounds, boxes, size, CELLS_PER_TRIANGLE * size, (t, cell) => {
+      const o = 6 * t;
+      return triangleIntersectsBox(
+        corners[o]!,
+        corners[o + 1]!,
+        corners[o + 2]!,
+        corners[o + 3]!,
+        corners[o + 4]!,
+        corners[o + 5]!,
+        cell[0]!,
+        cell[1]!,
+        cell[2]!,
+        cell[3]!,
+      );
+    });
+    this.results = new Int32Array(size);
+    this.marks = new Int32Array(size);
+  }
+
+  /** The three vertex coordinates of triangle t: [ax, ay, bx, by, cx, cy]. */
+  cornersOf(t: number): [number, number, number, number, number, number] {
+    checkInteger('t', t, 0, this.size - 1);
+    const o = 6 * t;
+    const c = this.corners;
+    return [c[o]!, c[o + 1]!, c[o + 2]!, c[o + 3]!, c[o + 4]!, c[o + 5]!];
+  }
+
+  /**
+   * The triangle containing (x, y), or -1 when no triangle does. Closed: a point on an edge or a
+   * vertex is inside; when several triangles contain it, the lowest index wins.
+   */
+  locate(x: number, y: number): number {
+    checkFinite('x', x);
+    checkFinite('y', y);
+    const { grid, corners, boxes } = this;
+    if (!grid.covers(x, y)) return -1;
+    const c = grid.cellAt(x, y);
+    const { ids, start } = grid;
+    for (let k = start[c]!, end = start[c + 1]!; k < end; k++) {
+      const t = ids[k]!;
+      // The box first: the cheapest rejection.
+      const b = 4 * t;
+      if (x < boxes[b]! || x > boxes[b + 2]! || y < boxes[b + 1]! || y > boxes[b + 3]!) continue;
+      const o = 6 * t;
+      if (
+        triangleContainsPoint(
+          corners[o]!,
+          corners[o + 1]!,
+          corners[o + 2]!,
+          corners[o + 3]!,
+          corners[o + 4]!,
+          corners[o + 5]!,
+          x,
+          y,
+        )
+      ) {
+        return t;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * The triangle nearest to (x, y) and the point of it nearest to (x, y), for snapping a point
+   * outside the mesh onto it (inside, the containing triangle of `locate` at distance 0); null
+   * for an empty mesh. Among triangles at equal distance the lowest index wins.
+   */
+  nearestTriangle(x: number, y: number): NearestTriangle | null {
+    const t = this.nearestTriangleInto(x, y, this.point);
+    if (t < 0) return null;
+    const p = this.point;
+    return { triangle: t, x: p[0]!, y: p[1]!, distance: this.q[2]! };
+  }
+
+  /**
+   * Allocation-free `nearestTriangle`: writes the nearest point to out[0], out[1] and returns the
+   * triangle, or -1 for an empty mesh.
+   */
+  nearestTriangleInto(x: number, y: number, out: Float64Array | number[]): number {
+    checkFinite('x', x);
+    checkFinite('y', y);
+    const { grid, corners, q, point } = this;
+    if (this.skipped.length === this.size) return -1;
+    q[0] = x;
+    q[1] = y;
+    this.nextMark();
+    const marks = this.marks;
+    const mark = this.mark;
+    let best = -1;
+    let bestDistance = INF;
+    let bx = 0;
+    let by = 0;
+    // Best-first over cells by their distance; a triangle's nearest point lies in a cell that
+    // lists it, so once the next cell is farther than the best triangle, that one is the answer.
+    grid.floodStart(POINT, q, 0);
+    for (let c = grid.floodNext(POINT, q, 0, INF); c >= 0; ) {
+      const { ids, start } = grid;
+      for (let k = start[c]!, end = start[c + 1]!; k < end; k++) {
+        const t = ids[k]!;
+        if (marks[t] === mark) continue;
+        marks[t] = mark;
+        const o = 6 * t;
+        const d = closestPointOnTriangle(
+          corners[o]!,
+          corners[o + 1]!,
+          corners[o + 2]!,
+          corners[o + 3]!,
+          corners[o + 4]!,
+          corners[o + 5]!,
+          x,
+          y,
+          point,
+        );
+        if (d < bestDistance || (d === bestDistance && t < best)) {
+          best = t;
+          bestDistance = d;
+          bx = point[0]!;
+          by = point[1]!;
+        }
+      }
+      c = grid.floodNext(POINT, q, 0, bestDistance);
+    }
+    out[0] = bx;
+    out[1] = by;
+    q[2] = bestDistance;
+    return best;
+  }
+
+  /** Triangles whose exact shape meets the rectangle (closed), in ascending order. */
+  search(rect: Rect): number[] {
+    return Array.from(this.results.subarray(0, this.rectQuery(rect)));
+  }
+
+  /** Allocation-free `search`: writes the triangles to `out` and returns their count. */
+  searchInto(rect: Rect, out: number[] | Int32Array): number {
+    return this.copy(this.rectQuery(rect), out);
+  }
+
+  /** Triangles whose exact shape meets the segment (x1, y1)-(x2, y2), in ascending order. */
+  searchSegment(x1: number, y1: number, x2: number, y2: number): number[] {
+    return Array.from(this.results.subarray(0, this.segmentQuery(x1, y1, x2, y2)));
+  }
+
+  /** Allocation-free `searchSegment`: writes the triangles to `out` and returns their count. */
+  searchSegmentInto(
+    x1: number,
+    y1: number,
+    x2: number,
+    y2: number,
+    out: number[] | Int32Array,
+  ): number {
+    return this.copy(this.segmentQuery(x1, y1, x2, y2), out);
+  }
+
+  /**
+   * The first triangle the segment from (x1, y1) to (x2, y2) meets and the distance to where it
+   * enters it (0 when it starts inside), or null. Cells are visited along the segment, nearest
+   * first, and the walk stops once the best hit is nearer than the next cell.
+   */
+  raycast(x1: number, y1: number, x2: number, y2: number): RayHit<number> | null {
+    if (this.rayQuery(x1, y1, x2, y2, 1) === 0) return null;
+    return { item: this.results[0]!, distance: this.rayDistance(0) };
+  }
+
+  /** Every triangle the segment meets, in order of distance (ties: ascending index). */
+  raycastAll(x1: number, y1: number, x2: number, y2: number): RayHit<number>[] {
+    const n = this.rayQuery(x1, y1, x2, y2, this.size);
+    const hits = new Array<RayHit<number>>(n);
+    for (let i = 0; i < n; i++) hits[i] = { item: this.results[i]!, distance: this.rayDistance(i) };
+    return hits;
+  }
+
+  /**
+   * Allocation-free ray cast: writes the first `k` hits, triangles to `items` and distances to
+   * `distances`, and returns how many.
+   */
+  raycastInto(
+    x1: number,
+    y1: number,
+    x2: number,
+    y2: number,
+    k: number,
+    items: number[] | Int32Array,
+    distances: number[] | Float64Array,
+  ): number {
+    const n = this.rayQuery(x1, y1, x2, y2, k);
+    for (let i = 0; i < n; i++) {
+      items[i] = this.results[i]!;
+      distances[i] = this.rayDistance(i);
+    }
+    return n;
+  }
+
+  /**
+   * Calls `callback(node)` for the grid's bounds (depth 0, count 0) and then for each non-empty
+   * cell (depth 1, count = triangles meeting it); one object reused for every call.
+   */
+  visit(callback: VisitCallback): void {
+    checkFunction('callback', callback);
+    const { grid, view } = this;
+    const { xs, ys, nx, ny, start } = grid;
+    Object.assign(view, {
+      x: xs[0]!,
+      y: ys[0]!,
+      width: xs[nx]! - xs[0]!,
+      height: ys[ny]! - ys[0]!,
+      depth: 0,
+      count: 0,
+    });
+    if (callback(view) === true || this.skipped.length === this.size) return;
+    for (let c = 0; c < nx * ny; c++) {
+      const count = start[c + 1]! - start[c]!;
+      if (count === 0) continue;
+      const box = grid.cellBox(c);
+      view.x = box[0]!;
+      view.y = box[1]!;
+      view.width = box[2]! - box[0]!;
+      view.height = box[3]! - box[1]!;
+      view.depth = 1;
+      view.count = count;
+      callback(view);
+    }
+  }
+
+  // Triangles meeting the query rectangle, ascending, into `results`.
+  private rectQuery(rect: Rect): number {
+    readQueryRect(rect);
+    const { grid, corners, boxes, results, range } = this;
+    if (!grid.span(BOUNDS, 0, range)) return 0;
+    const [minX, minY, maxX, maxY] = BOUNDS as unknown as [number, number, number, number];
+    this.nextMark();
+    const { marks, mark } = this;
+    const { ids, start, nx } = grid;
+    let n = 0;
+    for (let r = range[1]!; r <= range[3]!; r++) {
+      for (let c = r * nx + range[0]!, last = r * nx + range[2]!; c <= last; c++) {
+        for (let k = start[c]!, end = start[c + 1]!; k < end; k++) {
+          const t = ids[k]!;
+          if (marks[t] === mark) continue;
+          marks[t] = mark;
+          const b = 4 * t;
+          if (boxes[b]! > maxX || boxes[b + 2]! < minX) continue;
+          if (boxes[b + 1]! > maxY || boxes[b + 3]! < minY) continue;
+          const o = 6 * t;
+          if (
+            triangleIntersectsBox(
+              corners[o]!,
+              corners[o + 1]!,
+              corners[o + 2]!,
+              corners[o + 3]!,
+              corners[o + 4]!,
+              corners[o + 5]!,
+              minX,
+              minY,
+              maxX,
+              maxY,
+            )
+          ) {
+            results[n++] = t;
+          }
+        }
+      }
+    }
+    sortAscending(results, n);
+    return n;
+  }
+
+  // Triangles meeting the segment, ascending, into `results`: a flood over the cells it crosses.
+  private segmentQuery(x1: number, y1: number, x2: number, y2: number): number {
+    const { grid, corners, results, q } = this;
+    this.stageSegment(x1, y1, x2, y2);
+    this.nextMark();
+    const { marks, mark } = this;
+    let n = 0;
+    grid.floodStart(RAY, q, 0);
+    for (let c = grid.floodNext(RAY, q, 0, 1); c >= 0; c = grid.floodNext(RAY, q, 0, 1)) {
+      const { ids, start } = grid;
+      for (let k = start[c]!, end = start[c + 1]!; k < end; k++) {
+        const t = ids[k]!;
+        if (marks[t] === mark) continue;
+        marks[t] = mark;
+        const o = 6 * t;
+        if (
+          triangleIntersectsSegment(
+            corners[o]!,
+            corners[o + 1]!,
+            corners[o + 2]!,
+            corners[o + 3]!,
+            corners[o + 4]!,
+            corners[o + 5]!,
+            x1,
+            y1,
+            x2,
+            y2,
+          )
+        ) {
+          results[n++] = t;
+        }
+      }
+    }
+    sortAscending(results, n);
+    return n;
+  }
+
+  // The first k triangles along the segment into `results`, their entry parameters in best.keys.
+  private rayQuery(x1: number, y1: number, x2: number, y2: number, k: number): number {
+    const { grid, corners, q, best } = this;
+    this.stageSegment(x1, y1, x2, y2);
+    checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
+    best.reset(Math.min(k, this.size));
+    if (best.k === 0) return 0;
+    this.nextMark();
+    const { marks, mark } = this;
+    grid.floodStart(RAY, q, 0);
+    // Cells in order of where the segment enters them; stop once the k-th hit is nearer.
+    for (;;) {
+      const c = grid.floodNext(RAY, q, 0, best.full ? best.worst() : 1);
+      if (c < 0) break;
+      const { ids, start } = grid;
+      for (let e = start[c]!, end = start[c + 1]!; e < end; e++) {
+        const t = ids[e]!;
+        if (marks[t] === mark) continue;
+        marks[t] = mark;
+        const o = 6 * t;
+        const at = segmentTriangleEntry(
+          corners[o]!,
+          corners[o + 1]!,
+          corners[o + 2]!,
+          corners[o + 3]!,
+          corners[o + 4]!,
+          corners[o + 5]!,
+          x1,
+          y1,
+          x2,
+          y2,
+        );
+        if (at >= 0) best.offer(t, at);
+      }
+    }
+    return best.drain(this.results);
+  }
+
+  // Validates a segment and puts it in the query array.
+  private stageSegment(x1: number, y1: number, x2: number, y2: number): void {
+    checkFinite('x1', x1);
+    checkFinite('y1', y1);
+    checkFinite('x2', x2);
+    checkFinite('y2', y2);
+    const q = this.q;
+    q[0] = x1;
+    q[1] = y1;
+    q[2] = x2;
+    q[3] = y2;
+  }
+
+  // The distance along the last ray of its i-th hit.
+  private rayDistance(i: number): number {
+    const t = this.best.keys[i]!;
+    const q = this.q;
+    return t === 0 ? 0 : t * Math.hypot(q[2]! - q[0]!, q[3]! - q[1]!);
+  }
+
+  // A fresh mark for "seen in this query" (triangles listed in several cells are tested once).
+  private nextMark(): void {
+    if (++this.mark === 0x7fffffff) {
+      this.marks.fill(0);
+      this.mark = 1;
+    }
+  }
+
+  private copy(n: number, out: number[] | Int32Array): number {
+    const results = this.results;
+    for (let i = 0; i < n; i++) out[i] = results[i]!;
+    return n;
+  }
+}
+
+// Sorts a[0..n) ascending in place (Shell sort, Ciura's gaps: no allocation, fine for the short
+// runs queries produce).
+const GAPS = [701, 301, 132, 57, 23, 10, 4, 1];
+function sortAscending(a: Int32Array, n: number): void {
+  for (const gap of GAPS) {
+    for (let i = gap; i < n; i++) {
+      const v = a[i]!;
+      let j = i;
+      while (j >= gap && a[j - gap]! > v) {
+        a[j] = a[j - gap]!;
+        j -= gap;
+      }
+      a[j] = v;
+    }
+  }
+}
+
+// Validates vertex coordinates; returns the number of vertices.
+function checkCoords(coords: ArrayLike<number>): number {
+  if (coords === null || typeof coords !== 'object' || typeof coords.length !== 'number') {
+    throw new TypeError(
+      `quadkit: TriangleIndex coords must be an array of numbers [x0, y0, x1, y1, …], got ${coords}`,
+    );
+  }
+  if (coords.length % 2 !== 0) {
+    throw new RangeError(
+      `quadkit: TriangleIndex coords has odd length ${coords.length}; it holds x, y pairs`,
+    );
+  }
+  for (let i = 0; i < coords.length; i++) checkFinite(`coords[${i}]`, coords[i]!);
+  return coords.length / 2;
+}
+
+// Validates vertex indices; returns the number of triangles.
+function checkTriangles(triangles: ArrayLike<number>, vertices: number): number {
+  if (triangles === null || typeof triangles !== 'object' || typeof triangles.length !== 'number') {
+    throw new TypeError(
+      `quadkit: TriangleIndex triangles must be an array of vertex indices, got ${triangles}`,
+    );
+  }
+  if (triangles.length % 3 !== 0) {
+    throw new RangeError(
+      `quadkit: TriangleIndex triangles has length ${triangles.length}, not a multiple of 3; ` +
+        'it holds 3 vertex indices per triangle',
+    );
+  }
+  for (let i = 0; i < triangles.length; i++) {
+    const v = triangles[i]!;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= vertices) {
+      throw new RangeError(
+        `quadkit: TriangleIndex triangles[${i}] (triangle ${Math.floor(i / 3)}) is ${v}; ` +
+          `expected a vertex index from 0 to ${vertices - 1}`,
+      );
+    }
+  }
+  return triangles.length / 3;
+}
