@@ -4,11 +4,12 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { citiesPlugin } from './plugins/cities.js';
+import { navmeshPlugin } from './plugins/navmesh.js';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
-  plugins: [citiesPlugin()],
+  plugins: [citiesPlugin(), navmeshPlugin()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

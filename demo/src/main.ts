@@ -1,12 +1,13 @@
 // The shell: tabs, the canvas, the stats panel and the animation loop. Each tab mounts a scene;
-// the open scene is chosen by the URL hash (#insert, #moving, #cities, ...).
+// the open scene is chosen by the URL hash (#insert, #moving, #cities, #navmesh).
 
 import type { DemoHandle, Scene, SceneInstance, Stats } from './scene.js';
 import { citiesScene } from './scenes/cities.js';
 import { insertScene } from './scenes/insert.js';
 import { movingScene } from './scenes/moving.js';
+import { navmeshScene } from './scenes/navmesh.js';
 
-const scenes: readonly Scene[] = [insertScene, movingScene, citiesScene];
+const scenes: readonly Scene[] = [insertScene, movingScene, citiesScene, navmeshScene];
 
 const canvas = document.querySelector<HTMLCanvasElement>('#view')!;
 const ctx = canvas.getContext('2d')!;

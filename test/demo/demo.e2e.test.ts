@@ -48,8 +48,73 @@ interface CitiesState {
   view: { scaleX: number; scaleY: number; offsetX: number; offsetY: number };
 }
 
+interface NavmeshState {
+  coords: number[];
+  triangles: number[];
+  origin: { x: number; y: number };
+  mouse: { x: number; y: number };
+  located: number;
+  nearest: { triangle: number; x: number; y: number; distance: number } | null;
+  hit: { item: number; distance: number } | null;
+  crossed: number[];
+  view: { scaleX: number; scaleY: number; offsetX: number; offsetY: number };
+}
+
 const overlaps = (a: Rect, b: Rect) =>
   a.x <= b.x + b.width && b.x <= a.x + a.width && a.y <= b.y + b.height && b.y <= a.y + a.height;
+
+// Brute-force geometry over a flat mesh, for scene 4 (plain floating point: the test's points
+// are generic, never on an edge).
+class Mesh {
+  constructor(
+    readonly coords: readonly number[],
+    readonly triangles: readonly number[],
+  ) {}
+  get size(): number {
+    return this.triangles.length / 3;
+  }
+  corner(t: number, k: number): [number, number] {
+    const v = this.triangles[3 * t + k]!;
+    return [this.coords[2 * v]!, this.coords[2 * v + 1]!];
+  }
+  edges(t: number): [number, number, number, number][] {
+    return [0, 1, 2].map((k) => [...this.corner(t, k), ...this.corner(t, (k + 1) % 3)]);
+  }
+  contains(t: number, x: number, y: number): boolean {
+    const s = this.edges(t).map(([ax, ay, bx, by]) => (bx - ax) * (y - ay) - (by - ay) * (x - ax));
+    return s.every((v) => v >= 0) || s.every((v) => v <= 0);
+  }
+  distance(t: number, x: number, y: number): number {
+    if (this.contains(t, x, y)) return 0;
+    return Math.min(
+      ...this.edges(t).map(([ax, ay, bx, by]) => segmentDistance(x, y, ax, ay, bx, by)),
+    );
+  }
+  // Where the segment p -> q first meets triangle t, as a fraction of its length (or Infinity).
+  entry(t: number, px: number, py: number, qx: number, qy: number): number {
+    if (this.contains(t, px, py)) return 0;
+    let best = Number.POSITIVE_INFINITY;
+    for (const [ax, ay, bx, by] of this.edges(t)) {
+      const dx = qx - px;
+      const dy = qy - py;
+      const ex = bx - ax;
+      const ey = by - ay;
+      const d = dx * ey - dy * ex;
+      if (d === 0) continue;
+      const u = ((ax - px) * ey - (ay - py) * ex) / d; // along p -> q
+      const v = ((ax - px) * dy - (ay - py) * dx) / d; // along the edge
+      if (u >= 0 && u <= 1 && v >= 0 && v <= 1) best = Math.min(best, u);
+    }
+    return best;
+  }
+}
+
+function segmentDistance(x: number, y: number, ax: number, ay: number, bx: number, by: number) {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const t = Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy || 1)));
+  return Math.hypot(x - (ax + t * dx), y - (ay + t * dy));
+}
 
 let outDir = '';
 let server: PreviewServer | undefined;
@@ -77,10 +142,10 @@ beforeAll(async () => {
     headless: true,
     args: ['--no-sandbox'],
   });
-  // README screenshots are taken at a smaller scale, to stay under 800 pixels wide.
+  // README screenshots are taken at a smaller scale (about 700 pixels wide, under 150 KB).
   page = await browser.newPage({
     viewport: { width: 1280, height: 800 },
-    deviceScaleFactor: README_SHOTS === undefined ? 1 : 0.625,
+    deviceScaleFactor: README_SHOTS === undefined ? 1 : 0.56,
   });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -379,5 +444,78 @@ describe('the demo page', () => {
     expect((await state<CitiesState>()).view.scaleX).toBeGreaterThan(before * 50);
     await check(3.3, 48.3, 20); // south-east of Paris, in the zoomed view
     await screenshot('cities');
+  });
+
+  it('scene 4: the triangle under the mouse, the nearest one outside, and the ray to the mouse', async () => {
+    await openScene('navmesh');
+    expect(await inkedPixels()).toBeGreaterThan(20_000);
+    const first = await state<NavmeshState>();
+    const mesh = new Mesh(first.coords, first.triangles);
+    expect(number(await stat('triangles'))).toBe(mesh.size);
+    expect(mesh.size).toBeGreaterThan(500);
+
+    const hover = async (x: number, y: number) => {
+      const { view } = await state<NavmeshState>();
+      await page.mouse.move(
+        ...(await onCanvas(x * view.scaleX + view.offsetX, y * view.scaleY + view.offsetY)),
+      );
+      await nextFrames();
+      const s = await state<NavmeshState>();
+      expect(s.mouse.x).toBeCloseTo(x, 1);
+      expect(s.mouse.y).toBeCloseTo(y, 1);
+      const { x: mx, y: my } = s.mouse;
+      const { x: ox, y: oy } = s.origin;
+      const all = Array.from({ length: mesh.size }, (_, t) => t);
+
+      // locate: the lowest triangle containing the mouse, or -1.
+      expect(s.located).toBe(all.find((t) => mesh.contains(t, mx, my)) ?? -1);
+      expect(await stat('under the mouse')).toBe(
+        s.located < 0 ? 'outside' : `triangle ${s.located}`,
+      );
+      // Outside: the nearest triangle and the point of it the mouse snaps to.
+      if (s.located < 0) {
+        const d = Math.min(...all.map((t) => mesh.distance(t, mx, my)));
+        expect(s.nearest).not.toBeNull();
+        const n = s.nearest!;
+        expect(Math.abs(n.distance - d)).toBeLessThan(1e-9);
+        expect(Math.abs(mesh.distance(n.triangle, mx, my) - d)).toBeLessThan(1e-9);
+        expect(Math.abs(Math.hypot(n.x - mx, n.y - my) - d)).toBeLessThan(1e-9);
+        expect(mesh.distance(n.triangle, n.x, n.y)).toBeLessThan(1e-9);
+      }
+      // The ray from the ship: its first hit, and every triangle it crosses.
+      const length = Math.hypot(mx - ox, my - oy);
+      const entries = all.map((t) => mesh.entry(t, ox, oy, mx, my));
+      const first = Math.min(...entries);
+      if (first === Number.POSITIVE_INFINITY) expect(s.hit).toBeNull();
+      else {
+        expect(Math.abs(s.hit!.distance - first * length)).toBeLessThan(1e-9);
+        expect(Math.abs(entries[s.hit!.item]! - first)).toBeLessThan(1e-12);
+      }
+      expect(s.crossed).toEqual(all.filter((t) => entries[t]! <= 1));
+      expect(number(await stat('triangles crossed'))).toBe(s.crossed.length);
+      return s;
+    };
+
+    // Inside: at the centroid of the largest triangle.
+    let big = 0;
+    let bigArea = 0;
+    for (let t = 0; t < mesh.size; t++) {
+      const [[ax, ay], [bx, by], [cx, cy]] = [0, 1, 2].map((k) => mesh.corner(t, k));
+      const area = Math.abs((bx! - ax!) * (cy! - ay!) - (cx! - ax!) * (by! - ay!)) / 2;
+      if (area > bigArea) [big, bigArea] = [t, area];
+    }
+    const corners = [0, 1, 2].map((k) => mesh.corner(big, k));
+    const inside = await hover(
+      corners.reduce((sum, [x]) => sum + x!, 0) / 3,
+      corners.reduce((sum, [, y]) => sum + y!, 0) / 3,
+    );
+    expect(inside.located).toBe(big);
+    expect(inside.hit).not.toBeNull();
+    // Outside: in Botswana, north of the border, and in Lesotho, the mesh's hole.
+    expect((await hover(24, -23.5)).located).toBe(-1);
+    expect((await hover(28.2, -29.5)).located).toBe(-1);
+    // For the screenshot: in Lesotho, snapped to its border, the ray crossing the land.
+    await hover(28.4, -29.3);
+    await screenshot('navmesh');
   });
 });
