@@ -81,7 +81,7 @@ async function open(scene: Scene): Promise<void> {
 for (const scene of scenes) {
   const tab = document.createElement('button');
   tab.type = 'button';
-  tab.role = 'tab';
+  tab.setAttribute('role', 'tab');
   tab.dataset.scene = scene.id;
   tab.textContent = scene.title;
   tab.addEventListener('click', () => {

@@ -332,6 +332,16 @@ describe('the demo page', () => {
     }
     expect(filled).toBeGreaterThanOrEqual(4);
     await screenshot('insert');
+
+    // The seeds' tree shape (10 per node, 4 levels): rebuilt from the same boxes, same hits.
+    await page.check('input[name="shape"][value="seeds"]');
+    await nextFrames();
+    expect(number(await stat('deepest level'))).toBeLessThanOrEqual(4);
+    expect(number(await stat('nodes'))).toBeLessThan(number(await stat('items')));
+    const seeds = await state<InsertState>();
+    expect(seeds.items).toEqual(s.items);
+    expect(seeds.hits).toEqual(s.hits);
+    for (const h of seeds.hits) expect(seeds.candidates).toContain(h);
   });
 
   it('scene 2: boxes move, the slider sets their number, and the coloured pairs are exact', async () => {

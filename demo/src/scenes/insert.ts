@@ -5,14 +5,17 @@
 
 import { drawIndex, drawRects, fitView, toWorld } from '../../../src/canvas.js';
 import { Quadtree, type Rect } from '../../../src/index.js';
-import { button, canvasPoint, formatMs, random, type Scene } from '../scene.js';
+import { button, canvasPoint, formatMs, radios, random, type Scene } from '../scene.js';
 
 interface Box extends Rect {
   id: number;
 }
 
-const MAX_OBJECTS = 4;
-const MAX_LEVELS = 6;
+// Node capacity and depth: small, to see splits early, or those of the seeds and quadtree-js.
+const SHAPES = {
+  small: { maxObjects: 4, maxLevels: 6 },
+  seeds: { maxObjects: 10, maxLevels: 4 },
+} as const;
 const COLORS = {
   background: '#f7f8fa',
   item: '#adb5bd',
@@ -26,15 +29,17 @@ export const insertScene: Scene = {
   id: 'insert',
   title: '1 · Insert and retrieve',
   blurb:
-    'A classic quadtree (maxObjects 4, maxLevels 6). Click to add a box: a node splits when it ' +
-    'holds more than 4, and boxes that straddle a split line stay in the parent. Around the ' +
+    'A classic quadtree. Click to add a box: a node splits when it holds more than maxObjects, ' +
+    'and boxes that straddle a split line stay in the parent. Around the ' +
     'mouse: retrieve() candidates in orange, exact search() hits in green. Scroll to resize.',
   mount({ canvas, ctx, controls, stats, signal }) {
     const { width, height } = canvas;
     const bounds = { x: 0, y: 0, width, height };
     const view = fitView(bounds, width, height);
     const rng = random(1);
-    let tree = new Quadtree<Box>({ bounds, maxObjects: MAX_OBJECTS, maxLevels: MAX_LEVELS });
+    let shape: keyof typeof SHAPES = 'small';
+    const makeTree = () => new Quadtree<Box>({ bounds, ...SHAPES[shape] });
+    let tree = makeTree();
     let items: Box[] = [];
     const query = { x: width / 2 - 80, y: height / 2 - 60, width: 160, height: 120 };
     let candidates: Box[] = [];
@@ -62,10 +67,23 @@ export const insertScene: Scene = {
 
     button(controls, 'Add 20 random', () => addRandom(20));
     button(controls, 'Clear', () => {
-      tree = new Quadtree<Box>({ bounds, maxObjects: MAX_OBJECTS, maxLevels: MAX_LEVELS });
+      tree = makeTree();
       items = [];
       dirty = true;
     });
+    radios(
+      controls,
+      'shape',
+      [
+        ['small', 'maxObjects 4, maxLevels 6'],
+        ['seeds', 'maxObjects 10, maxLevels 4 (the seeds)'],
+      ],
+      (value) => {
+        shape = value as keyof typeof SHAPES;
+        tree = makeTree().load(items);
+        dirty = true;
+      },
+    );
 
     const moveQuery = (event: MouseEvent): void => {
       const p = toWorld(view, ...xy(canvasPoint(canvas, event)));
