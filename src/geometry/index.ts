@@ -17,6 +17,7 @@ export {
   boxIntersectsSegment,
   segmentBoxEntry,
 } from './rect.js';
+export { type Relation, refine, refineInto, type ToShape } from './refine.js';
 export { closestPointOnSegment, segmentContainsPoint, segmentsIntersect } from './segment.js';
 export {
   type CircleShape,
