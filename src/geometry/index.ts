@@ -4,7 +4,6 @@ export {
   circleIntersectsSegment,
   circlesIntersect,
 } from './circle.js';
-export { norm } from './metric.js';
 export { contains, distance, intersects } from './narrow.js';
 export { orient2d } from './orient.js';
 export {

@@ -1,11 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  closestPointOnSegment,
-  norm,
-  segmentContainsPoint,
-  segmentsIntersect,
-} from '../../src/index.js';
+import { norm } from '../../src/geometry/metric.js';
+import { closestPointOnSegment, segmentContainsPoint, segmentsIntersect } from '../../src/index.js';
 import { segmentsIntersect as segmentsIntersectSlow } from './exact-reference.js';
 import { onSegmentSlow, segmentDistanceSlow } from './triangle-reference.js';
 
