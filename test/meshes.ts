@@ -30,7 +30,9 @@ export function citiesMesh(): Mesh {
  * One mesh of every land polygon of world-atlas (`land-110m` or `land-50m`), each triangulated by
  * earcut with its holes, the vertices of all polygons in one array.
  */
-export function landMesh(resolution: '110m' | '50m' = '110m'): Mesh & { polygons: number } {
+export function landMesh(
+  resolution: '110m' | '50m' = '110m',
+): Mesh & { polygons: number; holes: number } {
   const topo = require(`world-atlas/land-${resolution}.json`);
   const land = feature(topo, topo.objects.land) as unknown as {
     features: { geometry: { type: string; coordinates: number[][][][] | number[][][] } }[];
@@ -38,6 +40,7 @@ export function landMesh(resolution: '110m' | '50m' = '110m'): Mesh & { polygons
   const coords: number[] = [];
   const triangles: number[] = [];
   let polygons = 0;
+  let holes = 0;
   for (const f of land.features) {
     const g = f.geometry;
     const polys = (g.type === 'Polygon' ? [g.coordinates] : g.coordinates) as number[][][][];
@@ -47,9 +50,10 @@ export function landMesh(resolution: '110m' | '50m' = '110m'): Mesh & { polygons
       for (const t of earcut(data.vertices, data.holes, data.dimensions)) triangles.push(base + t);
       for (const v of data.vertices) coords.push(v);
       polygons++;
+      holes += rings.length - 1;
     }
   }
-  return { coords, triangles, polygons };
+  return { coords, triangles, polygons, holes };
 }
 
 /**
