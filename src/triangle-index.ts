@@ -39,6 +39,11 @@ export interface NearestTriangle {
 // Cells per triangle of the grid (chosen by `npm run bench`).
 const CELLS_PER_TRIANGLE = 2;
 const INF = Number.POSITIVE_INFINITY;
+// The tests of `scanCell`.
+const MEETS_BOX = 0;
+const MEETS_SEGMENT = 1;
+const ENTRY = 2;
+const CLOSEST = 3;
 
 /**
  * A spatial index over the triangles of a mesh given as flat arrays, the format delaunator and
@@ -61,6 +66,10 @@ export class TriangleIndex {
   private readonly q = new Float64Array(4);
   private readonly range = new Int32Array(4);
   private readonly point = new Float64Array(2);
+  // The best so far of a nearestTriangle query.
+  private readonly nearest = new Float64Array(2);
+  private nearestTri = -1;
+  private nearestDistance = INF;
   private readonly view = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
 
   /**
@@ -193,10 +202,10 @@ export class TriangleIndex {
    * for an empty mesh. Among triangles at equal distance the lowest index wins.
    */
   nearestTriangle(x: number, y: number): NearestTriangle | null {
-    const t = this.nearestTriangleInto(x, y, this.point);
-    if (t < 0) return null;
     const p = this.point;
-    return { triangle: t, x: p[0]!, y: p[1]!, distance: this.q[2]! };
+    const t = this.nearestTriangleInto(x, y, p);
+    if (t < 0) return null;
+    return { triangle: t, x: p[0]!, y: p[1]!, distance: this.nearestDistance };
   }
 
   /**
@@ -206,51 +215,24 @@ export class TriangleIndex {
   nearestTriangleInto(x: number, y: number, out: Float64Array | number[]): number {
     checkFinite('x', x);
     checkFinite('y', y);
-    const { grid, corners, q, point } = this;
+    const { grid, q } = this;
     if (this.skipped.length === this.size) return -1;
     q[0] = x;
     q[1] = y;
     this.nextMark();
-    const marks = this.marks;
-    const mark = this.mark;
-    let best = -1;
-    let bestDistance = INF;
-    let bx = 0;
-    let by = 0;
+    this.nearestTri = -1;
+    this.nearestDistance = INF;
     // Best-first over cells by their distance; a triangle's nearest point lies in a cell that
     // lists it, so once the next cell is farther than the best triangle, that one is the answer.
     grid.floodStart(POINT, q, 0);
     for (let c = grid.floodNext(POINT, q, 0, INF); c >= 0; ) {
-      const { ids, start } = grid;
-      for (let k = start[c]!, end = start[c + 1]!; k < end; k++) {
-        const t = ids[k]!;
-        if (marks[t] === mark) continue;
-        marks[t] = mark;
-        const o = 6 * t;
-        const d = closestPointOnTriangle(
-          corners[o]!,
-          corners[o + 1]!,
-          corners[o + 2]!,
-          corners[o + 3]!,
-          corners[o + 4]!,
-          corners[o + 5]!,
-          x,
-          y,
-          point,
-        );
-        if (d < bestDistance || (d === bestDistance && t < best)) {
-          best = t;
-          bestDistance = d;
-          bx = point[0]!;
-          by = point[1]!;
-        }
-      }
-      c = grid.floodNext(POINT, q, 0, bestDistance);
+      this.scanCell(c, CLOSEST, 0);
+      c = grid.floodNext(POINT, q, 0, this.nearestDistance);
     }
-    out[0] = bx;
-    out[1] = by;
-    q[2] = bestDistance;
-    return best;
+    const near = this.nearest;
+    out[0] = near[0]!;
+    out[1] = near[1]!;
+    return this.nearestTri;
   }
 
   /** Triangles whose exact shape meets the rectangle (closed), in ascending order. */
@@ -352,119 +334,100 @@ export class TriangleIndex {
   // Triangles meeting the query rectangle, ascending, into `results`.
   private rectQuery(rect: Rect): number {
     readQueryRect(rect);
-    const { grid, corners, boxes, results, range } = this;
+    const { grid, range, q } = this;
     if (!grid.span(BOUNDS, 0, range)) return 0;
-    const [minX, minY, maxX, maxY] = BOUNDS as unknown as [number, number, number, number];
+    q.set(BOUNDS);
     this.nextMark();
-    const { marks, mark } = this;
-    const { ids, start, nx } = grid;
+    const nx = grid.nx;
     let n = 0;
     for (let r = range[1]!; r <= range[3]!; r++) {
       for (let c = r * nx + range[0]!, last = r * nx + range[2]!; c <= last; c++) {
-        for (let k = start[c]!, end = start[c + 1]!; k < end; k++) {
-          const t = ids[k]!;
-          if (marks[t] === mark) continue;
-          marks[t] = mark;
-          const b = 4 * t;
-          if (boxes[b]! > maxX || boxes[b + 2]! < minX) continue;
-          if (boxes[b + 1]! > maxY || boxes[b + 3]! < minY) continue;
-          const o = 6 * t;
-          if (
-            triangleIntersectsBox(
-              corners[o]!,
-              corners[o + 1]!,
-              corners[o + 2]!,
-              corners[o + 3]!,
-              corners[o + 4]!,
-              corners[o + 5]!,
-              minX,
-              minY,
-              maxX,
-              maxY,
-            )
-          ) {
-            results[n++] = t;
-          }
-        }
+        n = this.scanCell(c, MEETS_BOX, n);
       }
     }
-    sortAscending(results, n);
+    sortAscending(this.results, n);
     return n;
   }
 
   // Triangles meeting the segment, ascending, into `results`: a flood over the cells it crosses.
   private segmentQuery(x1: number, y1: number, x2: number, y2: number): number {
-    const { grid, corners, results, q } = this;
+    const { grid, q } = this;
     this.stageSegment(x1, y1, x2, y2);
     this.nextMark();
-    const { marks, mark } = this;
     let n = 0;
     grid.floodStart(RAY, q, 0);
     for (let c = grid.floodNext(RAY, q, 0, 1); c >= 0; c = grid.floodNext(RAY, q, 0, 1)) {
-      const { ids, start } = grid;
-      for (let k = start[c]!, end = start[c + 1]!; k < end; k++) {
-        const t = ids[k]!;
-        if (marks[t] === mark) continue;
-        marks[t] = mark;
-        const o = 6 * t;
-        if (
-          triangleIntersectsSegment(
-            corners[o]!,
-            corners[o + 1]!,
-            corners[o + 2]!,
-            corners[o + 3]!,
-            corners[o + 4]!,
-            corners[o + 5]!,
-            x1,
-            y1,
-            x2,
-            y2,
-          )
-        ) {
-          results[n++] = t;
-        }
-      }
+      n = this.scanCell(c, MEETS_SEGMENT, n);
     }
-    sortAscending(results, n);
+    sortAscending(this.results, n);
     return n;
   }
 
   // The first k triangles along the segment into `results`, their entry parameters in best.keys.
   private rayQuery(x1: number, y1: number, x2: number, y2: number, k: number): number {
-    const { grid, corners, q, best } = this;
+    const { grid, q, best } = this;
     this.stageSegment(x1, y1, x2, y2);
     checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
     best.reset(Math.min(k, this.size));
     if (best.k === 0) return 0;
     this.nextMark();
-    const { marks, mark } = this;
     grid.floodStart(RAY, q, 0);
     // Cells in order of where the segment enters them; stop once the k-th hit is nearer.
     for (;;) {
       const c = grid.floodNext(RAY, q, 0, best.full ? best.worst() : 1);
       if (c < 0) break;
-      const { ids, start } = grid;
-      for (let e = start[c]!, end = start[c + 1]!; e < end; e++) {
-        const t = ids[e]!;
-        if (marks[t] === mark) continue;
-        marks[t] = mark;
-        const o = 6 * t;
-        const at = segmentTriangleEntry(
-          corners[o]!,
-          corners[o + 1]!,
-          corners[o + 2]!,
-          corners[o + 3]!,
-          corners[o + 4]!,
-          corners[o + 5]!,
-          x1,
-          y1,
-          x2,
-          y2,
-        );
-        if (at >= 0) best.offer(t, at);
-      }
+      this.scanCell(c, ENTRY, 0);
     }
     return best.drain(this.results);
+  }
+
+  /**
+   * Tests the triangles of cell c not yet seen in this query against the query in `q`:
+   * MEETS_BOX (the box q[0..3]) and MEETS_SEGMENT (the segment q[0..3]) append the triangles met
+   * to `results` from n and return the new count; ENTRY offers each triangle the segment meets to
+   * `best`, keyed by where it enters; CLOSEST keeps the triangle nearest to (q[0], q[1]).
+   */
+  private scanCell(c: number, test: number, n: number): number {
+    const { corners, boxes, marks, mark, results, q } = this;
+    const { ids, start } = this.grid;
+    const qa = q[0]!;
+    const qb = q[1]!;
+    const qc = q[2]!;
+    const qd = q[3]!;
+    for (let k = start[c]!, end = start[c + 1]!; k < end; k++) {
+      const t = ids[k]!;
+      if (marks[t] === mark) continue;
+      marks[t] = mark;
+      const o = 6 * t;
+      const ax = corners[o]!;
+      const ay = corners[o + 1]!;
+      const bx = corners[o + 2]!;
+      const by = corners[o + 3]!;
+      const cx = corners[o + 4]!;
+      const cy = corners[o + 5]!;
+      if (test === MEETS_BOX) {
+        // The box first: the cheapest rejection.
+        const b = 4 * t;
+        if (boxes[b]! > qc || boxes[b + 2]! < qa || boxes[b + 1]! > qd || boxes[b + 3]! < qb)
+          continue;
+        if (triangleIntersectsBox(ax, ay, bx, by, cx, cy, qa, qb, qc, qd)) results[n++] = t;
+      } else if (test === MEETS_SEGMENT) {
+        if (triangleIntersectsSegment(ax, ay, bx, by, cx, cy, qa, qb, qc, qd)) results[n++] = t;
+      } else if (test === ENTRY) {
+        const at = segmentTriangleEntry(ax, ay, bx, by, cx, cy, qa, qb, qc, qd);
+        if (at >= 0) this.best.offer(t, at);
+      } else {
+        const point = this.point;
+        const d = closestPointOnTriangle(ax, ay, bx, by, cx, cy, qa, qb, point);
+        if (d < this.nearestDistance || (d === this.nearestDistance && t < this.nearestTri)) {
+          this.nearestTri = t;
+          this.nearestDistance = d;
+          this.nearest[0] = point[0]!;
+          this.nearest[1] = point[1]!;
+        }
+      }
+    }
+    return n;
   }
 
   // Validates a segment and puts it in the query array.
