@@ -26,7 +26,9 @@ export function bars(results) {
           .filter((v) => v !== null && v > 0)
           .sort((a, b) => a - b)[0];
       const q = best(w.rows.filter((r) => r.quadkit));
-      const p = best(w.rows.filter((r) => !r.quadkit && !/^baseline/.test(r.name)));
+      const p = best(
+        w.rows.filter((r) => !r.quadkit && !/^baseline/.test(r.name) && !r.noBest?.includes(m.key)),
+      );
       if (q === undefined || p === undefined) continue;
       out.push([`${w.title.replace(/:.*$/, '')} — ${m.label}`, p / q]);
     }
