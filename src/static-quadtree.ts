@@ -96,7 +96,12 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     // The build only reads its input: a Float64Array is used as it is; other arrays are checked
     // (a null or a string would otherwise become a number).
     const src = boxes instanceof Float64Array ? boxes : toNumbers(boxes, 'boxes');
-    // Check every box (finite, min <= max); a NaN fails the comparisons.
+    // Check every box (finite, min <= max; a NaN fails the comparisons), and take their extent
+    // on the way (one pass over the input fewer).
+    let minX = Number.POSITIVE_INFINITY;
+    let minY = Number.POSITIVE_INFINITY;
+    let maxX = Number.NEGATIVE_INFINITY;
+    let maxY = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < n; i++) {
       const j = 4 * i;
       const a = src[j]!;
@@ -108,8 +113,13 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
           `quadkit: box ${i} must be 4 finite numbers minX <= maxX, minY <= maxY, got [${a}, ${b}, ${c}, ${d}]`,
         );
       }
+      if (a < minX) minX = a;
+      if (b < minY) minY = b;
+      if (c > maxX) maxX = c;
+      if (d > maxY) maxY = d;
     }
-    return new StaticQuadtree<number>(build(src, n, options), null);
+    const extent = Float64Array.of(minX, minY, maxX, maxY);
+    return new StaticQuadtree<number>(build(src, n, options, extent), null);
   }
 
   /**
@@ -205,10 +215,16 @@ function toNumbers(values: ArrayLike<number>, name: string): Float64Array {
   return out;
 }
 
-function build<T>(boxes: Float64Array, n: number, options: StaticQuadtreeOptions<T>): PackedTree {
+// `extent`: the boxes' extent when the caller has it (the curve's grid when no bounds are given).
+function build<T>(
+  boxes: Float64Array,
+  n: number,
+  options: StaticQuadtreeOptions<T>,
+  extent: Float64Array | null = null,
+): PackedTree {
   const { nodeSize = DEFAULT_NODE_SIZE, shared = false } = options;
   checkInteger('options.nodeSize', nodeSize, 2, 65536);
-  let bounds: Float64Array | null = null;
+  let bounds: Float64Array | null = extent;
   if (options.bounds !== undefined) {
     const b = checkBounds('options.bounds', options.bounds);
     bounds = Float64Array.of(b.x, b.y, b.x + b.width, b.y + b.height);
