@@ -92,32 +92,29 @@ export function hilbert(x: number, y: number): number {
   return ((h << 8) | (e & 255)) >>> 0;
 }
 
-// Sorts `ids` by `keys` (both of length n), LSD radix in three passes of 11 bits, into the
-// scratch arrays and back; returns the array that holds the sorted ids. `counts` holds the
-// histograms of the three digits (2048 each, see `hilbertKeys`); they are used up.
+// Sorts the items by key: an LSD radix sort of `ids` by `keys` (both of length n) in three
+// passes of 11 bits through the scratch arrays `keys2`, `ids2`, skipping a pass whose digit is
+// the same for every key. The last pass that runs writes the items in order to `indices` and
+// each item's rank to the returned array (one of the key arrays, no longer needed). `counts`
+// holds the histograms of the three digits (2048 each, see `hilbertKeys`); they are used up.
 function radixSort(
   keys: Uint32Array,
   ids: Int32Array,
   keys2: Uint32Array,
   ids2: Int32Array,
   counts: Int32Array,
-): Int32Array {
+  indices: Int32Array,
+): Uint32Array {
   const n = keys.length;
+  let last = -1;
+  for (let pass = 0; pass < 3; pass++) if (!singleDigit(counts, 2048 * pass, n)) last = pass;
   let srcK = keys;
   let srcI = ids;
   let dstK = keys2;
   let dstI = ids2;
-  for (let pass = 0; pass < 3; pass++) {
+  for (let pass = 0; pass <= last; pass++) {
     const base = 2048 * pass;
-    const shift = 11 * pass;
-    // Skip a pass whose digit is the same for every key.
-    let only = false;
-    for (let b = 0; b < 2048; b++) {
-      const c = counts[base + b]!;
-      if (c === n) only = true;
-      if (c !== 0) break;
-    }
-    if (only) continue;
+    if (singleDigit(counts, base, n)) continue;
     // Prefix sums, then scatter.
     let sum = 0;
     for (let b = 0; b < 2048; b++) {
@@ -125,12 +122,11 @@ function radixSort(
       counts[base + b] = sum;
       sum += c;
     }
-    for (let i = 0; i < n; i++) {
-      const k = srcK[i]!;
-      const p = counts[base + ((k >>> shift) & 2047)]!++;
-      dstK[p] = k;
-      dstI[p] = srcI[i]!;
+    if (pass === last) {
+      rankPass(srcK, srcI, counts, base, 11 * pass, indices, dstK);
+      return dstK;
     }
+    scatterPass(srcK, srcI, dstK, dstI, counts, base, 11 * pass);
     const tk = srcK;
     srcK = dstK;
     dstK = tk;
@@ -138,7 +134,60 @@ function radixSort(
     srcI = dstI;
     dstI = ti;
   }
-  return srcI;
+  // No pass ran (n <= 1, or every key is the same): the input order.
+  for (let i = 0; i < n; i++) {
+    indices[i] = i;
+    dstK[i] = i;
+  }
+  return dstK;
+}
+
+// Whether all n keys have the same digit: one bucket of the histogram at `base` holds them all.
+function singleDigit(counts: Int32Array, base: number, n: number): boolean {
+  for (let b = 0; b < 2048; b++) {
+    const c = counts[base + b]!;
+    if (c !== 0) return c === n;
+  }
+  return true;
+}
+
+// One radix pass: moves key and id i to position counts[base + digit]++.
+function scatterPass(
+  srcK: Uint32Array,
+  srcI: Int32Array,
+  dstK: Uint32Array,
+  dstI: Int32Array,
+  counts: Int32Array,
+  base: number,
+  shift: number,
+): void {
+  const n = srcK.length;
+  for (let i = 0; i < n; i++) {
+    const k = srcK[i]!;
+    const p = counts[base + ((k >>> shift) & 2047)]!++;
+    dstK[p] = k;
+    dstI[p] = srcI[i]!;
+  }
+}
+
+// The last radix pass: item srcI[i] goes to position p = counts[base + digit]++ of `indices`,
+// and its rank p to rank[item].
+function rankPass(
+  srcK: Uint32Array,
+  srcI: Int32Array,
+  counts: Int32Array,
+  base: number,
+  shift: number,
+  indices: Int32Array,
+  rank: Uint32Array,
+): void {
+  const n = srcK.length;
+  for (let i = 0; i < n; i++) {
+    const p = counts[base + ((srcK[i]! >>> shift) & 2047)]!++;
+    const id = srcI[i]!;
+    indices[p] = id;
+    rank[id] = p;
+  }
 }
 
 /** The extent of n boxes: minX, minY, maxX, maxY. */
@@ -190,22 +239,9 @@ function hilbertKeys(
   }
 }
 
-// Writes the leaves in curve order: sorted[p] is the item at rank p. Reads the input in order
-// and scatters each box to its rank (random writes stall less than random reads); `rank` is
-// scratch of n entries.
-function placeLeaves(
-  src: Float64Array,
-  n: number,
-  sorted: Int32Array,
-  rank: Uint32Array,
-  boxes: Float64Array,
-  indices: Int32Array,
-): void {
-  for (let p = 0; p < n; p++) {
-    const i = sorted[p]!;
-    rank[i] = p;
-    indices[p] = i;
-  }
+// Writes the leaves' boxes in curve order: item i's box goes to node rank[i]. Reads the input
+// in order and scatters (random writes stall less than random reads).
+function placeLeaves(src: Float64Array, n: number, rank: Uint32Array, boxes: Float64Array): void {
   for (let i = 0; i < n; i++) {
     const p = rank[i]!;
     boxes[4 * p] = src[4 * i]!;
@@ -322,10 +358,9 @@ export class PackedTree {
     const ids = new Int32Array(n);
     const counts = new Int32Array(3 * 2048);
     hilbertKeys(src, n, ext, keys, ids, counts);
-    const sorted =
-      n > 1 ? radixSort(keys, ids, new Uint32Array(n), new Int32Array(n), counts) : ids;
-    // The leaves, in curve order (the keys are no longer needed: their memory holds the ranks).
-    placeLeaves(src, n, sorted, keys, boxes, indices);
+    // The leaves, in curve order.
+    const rank = radixSort(keys, ids, new Uint32Array(n), new Int32Array(n), counts, indices);
+    placeLeaves(src, n, rank, boxes);
     // Each level up: a node's box bounds its nodeSize children.
     let from = 0;
     let pos = n;
