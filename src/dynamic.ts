@@ -134,6 +134,10 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
     } finally {
       engine.walking--;
     }
+    if (engine.moveAll !== undefined) {
+      engine.moveAll(scratch);
+      return this;
+    }
     for (let s = 0; s < used; s++) {
       if (items[s] === undefined) continue;
       engine.move(s, scratch, 4 * s);

@@ -276,6 +276,35 @@ export class LooseGrid<T> implements Engine<T> {
     }
   }
 
+  /**
+   * Gives every item its box from src[4 * slot..+3], as `move` would: the O(1) case (the box
+   * stays in its cell's loose box) inline, slot by slot; relocations through `move`.
+   */
+  moveAll(src: Float64Array): void {
+    const { store, cells } = this;
+    const { items, used, node, pos } = store;
+    let fit = this.fit;
+    for (let s = 0; s < used; s++) {
+      if (items[s] === undefined) continue;
+      const i = 4 * s;
+      const minX = src[i]!;
+      const minY = src[i + 1]!;
+      const maxX = src[i + 2]!;
+      const maxY = src[i + 3]!;
+      if (minX >= fit[i]! && minY >= fit[i + 1]! && maxX < fit[i + 2]! && maxY < fit[i + 3]!) {
+        const e = 4 * (cells[4 * node[s]! + START]! + pos[s]!);
+        const box = this.buckets.box;
+        box[e] = minX;
+        box[e + 1] = minY;
+        box[e + 2] = maxX;
+        box[e + 3] = maxY;
+      } else {
+        this.move(s, src, i);
+        fit = this.fit;
+      }
+    }
+  }
+
   // The parent of cell c of level L > 0.
   private parent(c: number, L: number): number {
     return this.first[L - 1]! + ((c - this.first[L]!) >>> 2);
