@@ -580,7 +580,8 @@ export class LooseGrid<T> implements Engine<T> {
 
   // Copies the tree's items into `rows`, row by row (level by level), each row sorted by minX.
   // Cells are visited depth first in Morton order, so a row's cells come in column order; each
-  // cell's bucket is kept sorted by minX (in place, near-linear from last call's order).
+  // cell's bucket is kept sorted by minX (in place, near-linear from last call's order), so the
+  // copy only has to fix the order where cells meet.
   private gatherRows(): Rows {
     const { cells, pairStack: stack, first, depth } = this;
     const rows = this.rows;
@@ -629,14 +630,27 @@ export class LooseGrid<T> implements Engine<T> {
       let n = fill[r]!;
       let lo = minY[r]!;
       let hi = maxY[r]!;
+      const rs = start[r]!;
       for (let e = from; e < to; e++) {
+        const ax = box[4 * e]!;
         const a = box[4 * e + 1]!;
+        const bx = box[4 * e + 2]!;
         const b = box[4 * e + 3]!;
-        x0[n] = box[4 * e]!;
-        x1[n] = box[4 * e + 2]!;
-        y0[n] = a;
-        y1[n] = b;
-        rslot[n++] = slot[e]!;
+        // Insertion into the row's sorted entries: only entries near a cell border move.
+        let m = n++;
+        while (m > rs && x0[m - 1]! > ax) {
+          x0[m] = x0[m - 1]!;
+          x1[m] = x1[m - 1]!;
+          y0[m] = y0[m - 1]!;
+          y1[m] = y1[m - 1]!;
+          rslot[m] = rslot[m - 1]!;
+          m--;
+        }
+        x0[m] = ax;
+        x1[m] = bx;
+        y0[m] = a;
+        y1[m] = b;
+        rslot[m] = slot[e]!;
         if (a < lo) lo = a;
         if (b > hi) hi = b;
       }
@@ -644,7 +658,6 @@ export class LooseGrid<T> implements Engine<T> {
       minY[r] = lo;
       maxY[r] = hi;
     }
-    for (let r = 0; r < nRows; r++) if (start[r + 1]! - start[r]! > 1) rows.sort(r);
     return rows;
   }
 

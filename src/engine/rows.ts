@@ -70,38 +70,6 @@ export class Rows {
   }
 
   /**
-   * Sorts the entries of row r by minX: an insertion sort, near-linear when the row was filled
-   * from cells that are each sorted, in column order (only entries near a cell border move).
-   */
-  sort(r: number): void {
-    const { x0, x1, y0, y1, slot } = this;
-    const from = this.start[r]!;
-    const to = this.start[r + 1]!;
-    for (let e = from + 1; e < to; e++) {
-      const a = x0[e]!;
-      if (x0[e - 1]! <= a) continue;
-      const b = x1[e]!;
-      const c = y0[e]!;
-      const d = y1[e]!;
-      const s = slot[e]!;
-      let f = e;
-      do {
-        x0[f] = x0[f - 1]!;
-        x1[f] = x1[f - 1]!;
-        y0[f] = y0[f - 1]!;
-        y1[f] = y1[f - 1]!;
-        slot[f] = slot[f - 1]!;
-        f--;
-      } while (f > from && x0[f - 1]! > a);
-      x0[f] = a;
-      x1[f] = b;
-      y0[f] = c;
-      y1[f] = d;
-      slot[f] = s;
-    }
-  }
-
-  /**
    * Reports each overlapping pair of entries of row r (sorted by minX): the pairs are buffered
    * and passed to `callback` when the buffer fills up or at `flush`.
    */
