@@ -1362,6 +1362,15 @@ describe('pairs(cb)', () => {
           });
           expect(n).toBe(innerPairs);
         }
+        // A nested walk that throws part-way disturbs nothing either.
+        if (calls % 1500 === 0) {
+          let m = 0;
+          expect(() =>
+            inner.pairs(() => {
+              if (++m === 4500) throw new Error('inner stop');
+            }),
+          ).toThrow('inner stop');
+        }
       });
       expect(samePairs(got, expected, label)).toBeNull();
       // A callback that throws part-way leaves nothing behind for the next walk.

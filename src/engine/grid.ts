@@ -531,7 +531,7 @@ export class LooseGrid<T> implements Engine<T> {
    * finally the outside list meets everything.
    */
   pairs(callback: (a: number, b: number) => void): void {
-    const { cells, levelCount, depth } = this;
+    const cells = this.cells;
     const { box, slot } = this.buckets;
     const o = 4 * this.outside;
     const oFrom = cells[o + START]!;
@@ -540,6 +540,20 @@ export class LooseGrid<T> implements Engine<T> {
     scanPairs(box, slot, oFrom, oTo, box, slot, 0, 0, callback);
     const total = cells[SUB]!;
     if (total === 0) return;
+    const rows = this.rows;
+    rows.enter();
+    try {
+      this.pairRows(callback);
+    } finally {
+      rows.leave();
+    }
+    // The outside list against the tree's items.
+    if (oTo > oFrom) rows.against(box, slot, oFrom, oTo, total, callback);
+  }
+
+  // The pairs among the tree's items (see `pairs`).
+  private pairRows(callback: (a: number, b: number) => void): void {
+    const { levelCount, depth } = this;
     const rows = this.gatherRows();
     // Same level: rows two apart have no overlapping items (the strict far side of placement).
     for (let L = 0; L <= depth; L++) {
@@ -574,8 +588,6 @@ export class LooseGrid<T> implements Engine<T> {
       }
     }
     rows.flush(callback);
-    // The outside list against the tree's items.
-    if (oTo > oFrom) rows.against(box, slot, oFrom, oTo, total, callback);
   }
 
   // Copies the tree's items into `rows`, row by row (level by level), each row sorted by minX.

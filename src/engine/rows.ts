@@ -15,17 +15,21 @@
 const OUT = 2 * 4096;
 /**
  * The sweeps write pairs here: one buffer for all instances (a module constant, which V8
- * compiles to faster stores than a field's array); `emit` copies them out before calling back,
- * so a pair walk of another index inside the callback cannot overwrite them.
+ * compiles to faster stores than a field's array), reported from where they are. A pair walk
+ * of another index inside a callback saves the numbers being reported (`busy` of them) first
+ * and puts them back when it ends (`enter`, `leave`).
  */
 const PAIRS = new Int32Array(OUT);
+/** Numbers of PAIRS that an `emit` under way is reporting (0: none). */
+let busy = 0;
 
 /** Scratch of the row sweeps: the entries of every row, and the cut-down rows of a cross. */
 export class Rows {
-  /** Pairs being reported: a, b, a, b, ... */
-  private readonly out = new Int32Array(OUT);
   /** Numbers in PAIRS not yet reported. */
   private n = 0;
+  /** What a walk that began inside another's callback saved of PAIRS (see `enter`). */
+  private saved = new Int32Array(0);
+  private savedLength = 0;
   /** Entries by row: minX, maxX, minY, maxY and the item slot. */
   x0 = new Float64Array(64);
   x1 = new Float64Array(64);
@@ -101,12 +105,37 @@ export class Rows {
 
   // Calls `callback` for the n / 2 pairs in PAIRS; returns 0, the new count.
   private emit(n: number, callback: (a: number, b: number) => void): number {
-    const out = this.out;
-    for (let k = 0; k < n; k++) out[k] = PAIRS[k]!;
+    const out = PAIRS;
     // Cleared first: if the callback throws, the next walk starts empty.
     this.n = 0;
-    for (let k = 0; k < n; k += 2) callback(out[k]!, out[k + 1]!);
+    const outer = busy;
+    busy = n;
+    try {
+      for (let k = 0; k < n; k += 2) callback(out[k]!, out[k + 1]!);
+    } finally {
+      busy = outer;
+    }
     return 0;
+  }
+
+  /**
+   * Starts a walk: when it runs inside the callback of another walk's report, saves the pairs
+   * that report is reading (the walk will overwrite them); `leave` puts them back.
+   */
+  enter(): void {
+    this.n = 0;
+    this.savedLength = busy;
+    if (busy === 0) return;
+    if (this.saved.length < busy) this.saved = new Int32Array(OUT);
+    this.saved.set(PAIRS.subarray(0, busy));
+  }
+
+  /** Ends a walk begun by `enter` (also when it throws). */
+  leave(): void {
+    const k = this.savedLength;
+    if (k === 0) return;
+    PAIRS.set(this.saved.subarray(0, k));
+    this.savedLength = 0;
   }
 
   /**
