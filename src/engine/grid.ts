@@ -16,10 +16,10 @@
 //   the count updates up to the lowest common ancestor of the two cells (1-2 levels for small
 //   moves).
 // - pairs() needs no dedupe: two items of one level can only overlap if their cells are
-//   neighbours (the strict far side guarantees a gap two cells apart), so each cell meets its
-//   own items and its forward neighbours (E, and the row above: W, N, E); an item meets coarser
-//   items from its own, finer, side ("the small objects are responsible for checking against
-//   larger objects", Millington, Game Physics Engine Development, 12.4).
+//   neighbours (the strict far side guarantees a gap two cells apart), so each row of cells is
+//   swept on its own and with the next row (src/engine/rows.ts); an item meets coarser items
+//   from its own, finer, side ("the small objects are responsible for checking against larger
+//   objects", Millington, Game Physics Engine Development, 12.4).
 
 import { boxDistance } from '../geometry/rect.js';
 import { Buckets } from './buckets.js';
