@@ -41,12 +41,12 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
   insert(item: T): this {
     this.idle('insert');
     this.readGuarded(item);
-    if (this.engine.store.slots.has(item)) {
+    // The engine tells a duplicate (and changes nothing): one hash operation per insert.
+    if (this.engine.insert(item, BOUNDS, 0) < 0) {
       throw new Error(
         'quadkit: insert(item): the item is already in the index; call update(item) after moving it',
       );
     }
-    this.engine.insert(item, BOUNDS, 0);
     return this;
   }
 
@@ -133,6 +133,10 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
       }
     } finally {
       engine.walking--;
+    }
+    if (engine.moveAll !== undefined) {
+      engine.moveAll(scratch);
+      return this;
     }
     for (let s = 0; s < used; s++) {
       if (items[s] === undefined) continue;

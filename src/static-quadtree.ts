@@ -96,20 +96,33 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     // The build only reads its input: a Float64Array is used as it is; other arrays are checked
     // (a null or a string would otherwise become a number).
     const src = boxes instanceof Float64Array ? boxes : toNumbers(boxes, 'boxes');
-    // Check every box (finite, min <= max); a NaN fails the comparisons.
+    // Check every box and take their extent on the way (one pass over the input fewer). A NaN
+    // fails min <= max; an infinite coordinate makes the extent infinite (minX <= maxX carries
+    // a +Infinity minX to maxX, a -Infinity maxX to minX). Either way the full check then names
+    // the first bad box.
+    let minX = Number.POSITIVE_INFINITY;
+    let minY = Number.POSITIVE_INFINITY;
+    let maxX = Number.NEGATIVE_INFINITY;
+    let maxY = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < n; i++) {
       const j = 4 * i;
       const a = src[j]!;
       const b = src[j + 1]!;
       const c = src[j + 2]!;
       const d = src[j + 3]!;
-      if (!(a <= c && b <= d && a - a === 0 && b - b === 0 && c - c === 0 && d - d === 0)) {
-        throw new RangeError(
-          `quadkit: box ${i} must be 4 finite numbers minX <= maxX, minY <= maxY, got [${a}, ${b}, ${c}, ${d}]`,
-        );
-      }
+      if (!(a <= c && b <= d)) checkBoxes(src, n);
+      if (a < minX) minX = a;
+      if (b < minY) minY = b;
+      if (c > maxX) maxX = c;
+      if (d > maxY) maxY = d;
     }
-    return new StaticQuadtree<number>(build(src, n, options), null);
+    if (
+      n > 0 &&
+      !(maxX - minX < Number.POSITIVE_INFINITY && maxY - minY < Number.POSITIVE_INFINITY)
+    )
+      checkBoxes(src, n);
+    const extent = Float64Array.of(minX, minY, maxX, maxY);
+    return new StaticQuadtree<number>(build(src, n, options, extent), null);
   }
 
   /**
@@ -190,6 +203,22 @@ function checkOptions(options: unknown): void {
   }
 }
 
+// Throws naming the first box that is not 4 finite numbers with min <= max.
+function checkBoxes(src: Float64Array, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const j = 4 * i;
+    const a = src[j]!;
+    const b = src[j + 1]!;
+    const c = src[j + 2]!;
+    const d = src[j + 3]!;
+    if (!(a <= c && b <= d && a - a === 0 && b - b === 0 && c - c === 0 && d - d === 0)) {
+      throw new RangeError(
+        `quadkit: box ${i} must be 4 finite numbers minX <= maxX, minY <= maxY, got [${a}, ${b}, ${c}, ${d}]`,
+      );
+    }
+  }
+}
+
 // Copies an array of numbers into a Float64Array, refusing anything that is not a number.
 function toNumbers(values: ArrayLike<number>, name: string): Float64Array {
   const out = new Float64Array(values.length);
@@ -205,10 +234,16 @@ function toNumbers(values: ArrayLike<number>, name: string): Float64Array {
   return out;
 }
 
-function build<T>(boxes: Float64Array, n: number, options: StaticQuadtreeOptions<T>): PackedTree {
+// `extent`: the boxes' extent when the caller has it (the curve's grid when no bounds are given).
+function build<T>(
+  boxes: Float64Array,
+  n: number,
+  options: StaticQuadtreeOptions<T>,
+  extent: Float64Array | null = null,
+): PackedTree {
   const { nodeSize = DEFAULT_NODE_SIZE, shared = false } = options;
   checkInteger('options.nodeSize', nodeSize, 2, 65536);
-  let bounds: Float64Array | null = null;
+  let bounds: Float64Array | null = extent;
   if (options.bounds !== undefined) {
     const b = checkBounds('options.bounds', options.bounds);
     bounds = Float64Array.of(b.x, b.y, b.x + b.width, b.y + b.height);

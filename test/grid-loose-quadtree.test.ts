@@ -1335,6 +1335,55 @@ describe('pairs(cb)', () => {
     expect(samePairs(got, modelOf(outerItems).pairs(), label)).toBeNull();
   });
 
+  it('stays exact when the pairs outnumber its pair buffer: nested walks of another index, and a callback that throws', () => {
+    // Thousands of pairs per row (the walk reports them in batches of 4096): each batch must be
+    // reported whole, even when the callback walks another index's pairs meanwhile.
+    const rng = mulberry32(11);
+    const crowd = (n: number) =>
+      Array.from({ length: n }, () =>
+        item(rng() * 15, rng() * 15, 1 + rng() * 3, randInt(rng, 0, 3) === 0 ? 0 : 1 + rng() * 3),
+      );
+    const outerItems = crowd(700);
+    const innerItems = crowd(500);
+    const expected = modelOf(outerItems).pairs();
+    expect(expected.length).toBeGreaterThan(3 * 4096);
+    for (const depth of [0, 2, 3]) {
+      const outer = new GridLooseQuadtree<Item>({ bounds: B16, depth }).load(outerItems);
+      const inner = new GridLooseQuadtree<Item>({ bounds: B16, depth }).load(innerItems);
+      const innerPairs = modelOf(innerItems).pairs().length;
+      const got: [Item, Item][] = [];
+      let calls = 0;
+      outer.pairs((a, b) => {
+        got.push([a, b]);
+        if (calls++ % 1000 === 0) {
+          let n = 0;
+          inner.pairs(() => {
+            n++;
+          });
+          expect(n).toBe(innerPairs);
+        }
+        // A nested walk that throws part-way disturbs nothing either.
+        if (calls % 1500 === 0) {
+          let m = 0;
+          expect(() =>
+            inner.pairs(() => {
+              if (++m === 4500) throw new Error('inner stop');
+            }),
+          ).toThrow('inner stop');
+        }
+      });
+      expect(samePairs(got, expected, label)).toBeNull();
+      // A callback that throws part-way leaves nothing behind for the next walk.
+      let seen = 0;
+      expect(() =>
+        outer.pairs(() => {
+          if (++seen === 5000) throw new Error('stop');
+        }),
+      ).toThrow('stop');
+      expect(samePairs(pairsOf(outer), expected, label)).toBeNull();
+    }
+  });
+
   it('throws naming the callback when it is not a function', () => {
     const tree = new GridLooseQuadtree<Item>({ bounds: B16 }).load([item(1, 1), item(1, 1)]);
     expectBadInput(() => tree.pairs(null as never), BAD_BOUNDS, 'callback', 'null');

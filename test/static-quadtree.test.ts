@@ -1041,6 +1041,11 @@ describe('StaticQuadtree refuses bad input', () => {
       [[Number.NEGATIVE_INFINITY, 0, 1, 1], 0, /-Infinity/],
       [[0, 0, 1, 1, 0, 0, 1, 1, 5, 0, 4, 1], 2, /\[5, 0, 4, 1\]/],
       [[0, 3, 1, 2], 0, /\[0, 3, 1, 2\]/],
+      // The first bad box is named, whatever is wrong with the later ones.
+      [[0, 0, 1, 1, 2, 0, Number.POSITIVE_INFINITY, 1, 5, 0, 4, 1], 1, /Infinity/],
+      [[0, 0, 1, 1, Number.POSITIVE_INFINITY, 0, Number.POSITIVE_INFINITY, 1], 1, /Infinity/],
+      [[0, 0, 1, 1, 0, Number.NEGATIVE_INFINITY, 1, Number.NEGATIVE_INFINITY], 1, /-Infinity/],
+      [[0, Number.NaN, 1, 1, 0, 0, Number.POSITIVE_INFINITY, 1], 0, /NaN/],
     ];
     for (const [raw, box, value] of cases) {
       expectThrows(

@@ -16,29 +16,27 @@
 //   the count updates up to the lowest common ancestor of the two cells (1-2 levels for small
 //   moves).
 // - pairs() needs no dedupe: two items of one level can only overlap if their cells are
-//   neighbours (the strict far side guarantees a gap two cells apart), so each cell meets its
-//   own items and its forward neighbours (E, and the row above: W, N, E); an item meets coarser
-//   items from its own, finer, side ("the small objects are responsible for checking against
-//   larger objects", Millington, Game Physics Engine Development, 12.4).
+//   neighbours (the strict far side guarantees a gap two cells apart), so each row of cells is
+//   swept on its own and with the next row (src/engine/rows.ts); an item meets coarser items
+//   from its own, finer, side ("the small objects are responsible for checking against larger
+//   objects", Millington, Game Physics Engine Development, 12.4).
 
 import { Buckets } from './buckets.js';
 import type { Engine, NodeView } from './engine.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
+import { Rows } from './rows.js';
 import {
   boxKey,
   CIRCLE,
   maxKey,
   scanAll,
-  scanCross,
   scanNearest,
   scanPairs,
   scanRect,
   scanShape,
   shapeHits,
   sortByMinX,
-  sweepCross,
-  sweepWithin,
 } from './scan.js';
 
 const INF = Number.POSITIVE_INFINITY;
@@ -107,6 +105,10 @@ export class LooseGrid<T> implements Engine<T> {
   private readonly around = new Float64Array(4);
   /** 4 per slot: the loose box of the item's cell, where it may move in O(1). */
   private fit = new Float64Array(4 * 64);
+  /** The pair walk's items by row: 2^L rows at level L, from row 2^L - 1. */
+  private readonly rows: Rows;
+  /** The pair walk's non-empty cells, in walk order. */
+  private cellList = new Int32Array(64);
 
   constructor(
     readonly x: number,
@@ -131,6 +133,7 @@ export class LooseGrid<T> implements Engine<T> {
     this.stack = new Int32Array(3 * (depth + 1) + 8);
     this.pairStack = new Int32Array(3 * (depth + 1) + 8);
     this.visitStack = new Int32Array(3 * (depth + 1) + 8);
+    this.rows = new Rows(2 ** (depth + 1) - 1);
     this.results = new Int32Array(this.store.capacity);
     this.clear();
   }
@@ -271,6 +274,35 @@ export class LooseGrid<T> implements Engine<T> {
       cells[4 * b + SUB]!++;
       a = this.parent(a, la--);
       b = this.parent(b, lb--);
+    }
+  }
+
+  /**
+   * Gives every item its box from src[4 * slot..+3], as `move` would: the O(1) case (the box
+   * stays in its cell's loose box) inline, slot by slot; relocations through `move`.
+   */
+  moveAll(src: Float64Array): void {
+    const { store, cells } = this;
+    const { items, used, node, pos } = store;
+    let fit = this.fit;
+    for (let s = 0; s < used; s++) {
+      if (items[s] === undefined) continue;
+      const i = 4 * s;
+      const minX = src[i]!;
+      const minY = src[i + 1]!;
+      const maxX = src[i + 2]!;
+      const maxY = src[i + 3]!;
+      if (minX >= fit[i]! && minY >= fit[i + 1]! && maxX < fit[i + 2]! && maxY < fit[i + 3]!) {
+        const e = 4 * (cells[4 * node[s]! + START]! + pos[s]!);
+        const box = this.buckets.box;
+        box[e] = minX;
+        box[e + 1] = minY;
+        box[e + 2] = maxX;
+        box[e + 3] = maxY;
+      } else {
+        this.move(s, src, i);
+        fit = this.fit;
+      }
     }
   }
 
@@ -497,20 +529,88 @@ export class LooseGrid<T> implements Engine<T> {
   }
 
   /**
-   * Calls `callback` once for every overlapping pair of slots: a depth-first walk over the
-   * non-empty cells; each cell meets its own items, its forward neighbours at its level, the
-   * coarser cells its items can reach, and the outside list.
+   * Calls `callback` once for every overlapping pair of slots. The items of each level are
+   * gathered by row (cells of one j) and sorted by minX; then each row is swept, and merge-swept
+   * with the next row of its level and with the rows of coarser levels its items can reach;
+   * finally the outside list meets everything.
    */
   pairs(callback: (a: number, b: number) => void): void {
-    const { cells, pairStack: stack, first, depth, levelCount } = this;
+    const cells = this.cells;
     const { box, slot } = this.buckets;
     const o = 4 * this.outside;
     const oFrom = cells[o + START]!;
     const oTo = oFrom + cells[o + COUNT]!;
-    // The outside list against itself (the tree's cells meet it below).
+    // The outside list against itself.
     scanPairs(box, slot, oFrom, oTo, box, slot, 0, 0, callback);
-    if (cells[SUB] === 0) return;
-    this.sortCells();
+    const total = cells[SUB]!;
+    if (total === 0) return;
+    const rows = this.rows;
+    rows.enter();
+    try {
+      this.pairRows(callback);
+    } finally {
+      rows.leave();
+    }
+    // The outside list against the tree's items.
+    if (oTo > oFrom) rows.against(box, slot, oFrom, oTo, total, callback);
+  }
+
+  // The pairs among the tree's items (see `pairs`).
+  private pairRows(callback: (a: number, b: number) => void): void {
+    const { levelCount, depth } = this;
+    const rows = this.gatherRows();
+    // Same level: rows two apart have no overlapping items (the strict far side of placement).
+    for (let L = 0; L <= depth; L++) {
+      if (levelCount[L] === 0) continue;
+      const base = (1 << L) - 1;
+      const top = base + (1 << L) - 1;
+      for (let r = base; r <= top; r++) {
+        if (rows.start[r] === rows.start[r + 1]) continue;
+        rows.within(r, callback);
+        if (r < top && rows.start[r + 1] !== rows.start[r + 2]) rows.cross(r, r + 1, callback);
+      }
+    }
+    // Across levels, from the finer side: the coarser rows whose loose boxes meet the row's
+    // y extent.
+    const around = this.around;
+    for (let L = 1; L <= depth; L++) {
+      if (levelCount[L] === 0) continue;
+      const base = (1 << L) - 1;
+      for (let r = base; r < base + (1 << L); r++) {
+        if (rows.start[r] === rows.start[r + 1]) continue;
+        around[1] = rows.minY[r]!;
+        around[3] = rows.maxY[r]!;
+        for (let K = 0; K < L; K++) {
+          if (levelCount[K] === 0) continue;
+          const kBase = (1 << K) - 1;
+          const j1 = this.lastCell(1, K);
+          for (let j = this.firstCell(1, K); j <= j1; j++) {
+            const rk = kBase + j;
+            if (rows.start[rk] !== rows.start[rk + 1]) rows.cross(r, rk, callback);
+          }
+        }
+      }
+    }
+    rows.flush(callback);
+  }
+
+  // Copies the tree's items into `rows`, row by row (level by level), each row sorted by minX.
+  // Cells are visited depth first in Morton order, so a row's cells come in column order; each
+  // cell's bucket is kept sorted by minX (in place, near-linear from last call's order), so the
+  // copy only has to fix the order where cells meet.
+  private gatherRows(): Rows {
+    const { cells, pairStack: stack, first, depth } = this;
+    const rows = this.rows;
+    const { start, fill, minY, maxY } = rows;
+    const total = cells[SUB]!;
+    rows.reserve(total);
+    if (this.cellList.length < total)
+      this.cellList = new Int32Array(Math.max(total, 2 * this.cellList.length));
+    const list = this.cellList;
+    const { box, slot } = this.buckets;
+    const pos = this.store.pos;
+    start.fill(0);
+    let nl = 0;
     let sp = 0;
     stack[sp++] = 0;
     while (sp > 0) {
@@ -518,59 +618,63 @@ export class LooseGrid<T> implements Engine<T> {
       const L = levelOf(c);
       if (L < depth) {
         const kid = first[L + 1]! + 4 * (c - first[L]!);
-        for (let k = kid; k < kid + 4; k++) if (cells[4 * k + SUB]! > 0) stack[sp++] = k;
+        for (let k = kid + 3; k >= kid; k--) if (cells[4 * k + SUB]! > 0) stack[sp++] = k;
       }
-      const r = 4 * c;
-      const from = cells[r + START]!;
-      const to = from + cells[r + COUNT]!;
-      if (from === to) continue;
-      // Its own items (sorted by minX: a sweep), and the outside list.
-      sweepWithin(box, slot, from, to, callback);
-      scanCross(box, slot, oFrom, oTo, box, slot, from, to, callback);
-      // The box around its items, to find the coarser cells they can reach.
-      let minX = INF;
-      let minY = INF;
-      let maxX = -INF;
-      let maxY = -INF;
-      for (let e = from; e < to; e++) {
-        if (box[4 * e]! < minX) minX = box[4 * e]!;
-        if (box[4 * e + 1]! < minY) minY = box[4 * e + 1]!;
-        if (box[4 * e + 2]! > maxX) maxX = box[4 * e + 2]!;
-        if (box[4 * e + 3]! > maxY) maxY = box[4 * e + 3]!;
-      }
-      const m = c - first[L]!;
-      const i = compact1by1(m);
-      const j = compact1by1(m >>> 1);
-      const last = (1 << L) - 1;
-      // The forward half of its neighbours at its level: E, then the row above: W, N, E.
-      if (i < last) this.cross(c, first[L]! + (part1by1(i + 1) | (part1by1(j) << 1)), callback);
-      if (j < last) {
-        const row = part1by1(j + 1) << 1;
-        if (i > 0) this.cross(c, first[L]! + (part1by1(i - 1) | row), callback);
-        this.cross(c, first[L]! + (part1by1(i) | row), callback);
-        if (i < last) this.cross(c, first[L]! + (part1by1(i + 1) | row), callback);
-      }
-      if (L === 0) continue;
-      const around = this.around;
-      around[0] = minX;
-      around[1] = minY;
-      around[2] = maxX;
-      around[3] = maxY;
-      // The coarser cells whose loose boxes meet the box around its items.
-      for (let K = 0; K < L; K++) {
-        if (levelCount[K] === 0) continue;
-        // The cells whose loose boxes meet the box around the items.
-        const i0 = this.firstCell(0, K);
-        const i1 = this.lastCell(0, K);
-        const j0 = this.firstCell(1, K);
-        const j1 = this.lastCell(1, K);
-        for (let jj = j0; jj <= j1; jj++) {
-          const row = part1by1(jj) << 1;
-          for (let ii = i0; ii <= i1; ii++)
-            this.cross(c, first[K]! + (part1by1(ii) | row), callback);
-        }
-      }
+      const count = cells[4 * c + COUNT]!;
+      if (count === 0) continue;
+      const from = cells[4 * c + START]!;
+      sortByMinX(box, slot, from, from + count, pos, from);
+      list[nl++] = c;
+      start[(1 << L) + compact1by1((c - first[L]!) >>> 1)]! += count;
     }
+    // start[r + 1] holds row r's count: prefix sums.
+    const nRows = fill.length;
+    for (let r = 0; r < nRows; r++) {
+      start[r + 1]! += start[r]!;
+      fill[r] = start[r]!;
+      minY[r] = INF;
+      maxY[r] = -INF;
+    }
+    const { x0, x1, y0, y1 } = rows;
+    const rslot = rows.slot;
+    for (let k = 0; k < nl; k++) {
+      const c = list[k]!;
+      const L = levelOf(c);
+      const r = (1 << L) - 1 + compact1by1((c - first[L]!) >>> 1);
+      const from = cells[4 * c + START]!;
+      const to = from + cells[4 * c + COUNT]!;
+      let n = fill[r]!;
+      let lo = minY[r]!;
+      let hi = maxY[r]!;
+      const rs = start[r]!;
+      for (let e = from; e < to; e++) {
+        const ax = box[4 * e]!;
+        const a = box[4 * e + 1]!;
+        const bx = box[4 * e + 2]!;
+        const b = box[4 * e + 3]!;
+        // Insertion into the row's sorted entries: only entries near a cell border move.
+        let m = n++;
+        while (m > rs && x0[m - 1]! > ax) {
+          x0[m] = x0[m - 1]!;
+          x1[m] = x1[m - 1]!;
+          y0[m] = y0[m - 1]!;
+          y1[m] = y1[m - 1]!;
+          rslot[m] = rslot[m - 1]!;
+          m--;
+        }
+        x0[m] = ax;
+        x1[m] = bx;
+        y0[m] = a;
+        y1[m] = b;
+        rslot[m] = slot[e]!;
+        if (a < lo) lo = a;
+        if (b > hi) hi = b;
+      }
+      fill[r] = n;
+      minY[r] = lo;
+      maxY[r] = hi;
+    }
+    return rows;
   }
 
   // The first column (axis 0) or row (axis 1) at level K whose loose boxes reach the minimum
@@ -601,46 +705,6 @@ export class LooseGrid<T> implements Engine<T> {
     while (i < top && o + (i + 1 - 0.5) * s <= v) i++;
     while (i >= 0 && o + (i - 0.5) * s > v) i--;
     return i;
-  }
-
-  // Sorts the entries of every non-empty cell by minX, for the sweeps of `pairs`.
-  private sortCells(): void {
-    const { cells, stack, first, depth } = this;
-    const { box, slot } = this.buckets;
-    const pos = this.store.pos;
-    let sp = 0;
-    stack[sp++] = 0;
-    while (sp > 0) {
-      const c = stack[--sp]!;
-      const start = cells[4 * c + START]!;
-      sortByMinX(box, slot, start, start + cells[4 * c + COUNT]!, pos, start);
-      const L = levelOf(c);
-      if (L === depth) continue;
-      const kid = first[L + 1]! + 4 * (c - first[L]!);
-      for (let k = kid; k < kid + 4; k++) if (cells[4 * k + SUB]! > 0) stack[sp++] = k;
-    }
-  }
-
-  // Every overlapping pair of an item of cell a and an item of cell b: a merge sweep of the two
-  // buckets, both sorted by minX.
-  private cross(a: number, b: number, callback: (a: number, b: number) => void): void {
-    const cells = this.cells;
-    const bCount = cells[4 * b + COUNT]!;
-    if (bCount === 0) return;
-    const { box, slot } = this.buckets;
-    const aFrom = cells[4 * a + START]!;
-    const bFrom = cells[4 * b + START]!;
-    sweepCross(
-      box,
-      slot,
-      aFrom,
-      aFrom + cells[4 * a + COUNT]!,
-      box,
-      slot,
-      bFrom,
-      bFrom + bCount,
-      callback,
-    );
   }
 
   visit(callback: (node: NodeView) => unknown): void {

@@ -300,7 +300,10 @@ export function sortByMinX(
     const s = slot[e]!;
     let f = e;
     do {
-      box.copyWithin(4 * f, 4 * f - 4, 4 * f);
+      box[4 * f] = box[4 * f - 4]!;
+      box[4 * f + 1] = box[4 * f - 3]!;
+      box[4 * f + 2] = box[4 * f - 2]!;
+      box[4 * f + 3] = box[4 * f - 1]!;
       const moved = slot[f - 1]!;
       slot[f] = moved;
       pos[moved] = f - base;
