@@ -59,8 +59,9 @@ function config(quick, n) {
   return {
     // Warm-up frames: V8 must have optimized the row's code before the measured frames (the
     // first frames run in the interpreter, which allocates: no steady state). Short frames need
-    // more of them; slow rows hit the warm-up budget first.
-    warmFrames: n <= 10_000 ? (quick ? 30 : 60) : 20,
+    // more of them; slow rows hit the warm-up budget first. 20 frames were too few at 50k and
+    // 100k: some runs still measured code that V8 had not yet optimised (and allocated).
+    warmFrames: quick ? 30 : 150,
     measuredFrames: quick ? 10 : 30,
     warmBudgetMs: quick ? 1_000 : 3_000,
     measuredBudgetMs: quick ? 2_000 : 9_000,

@@ -101,7 +101,9 @@ function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label
     if (note) values.build = { ms: values.build, tag: note };
     for (const [key, fn] of Object.entries(queries)) {
       if (fn === null) continue;
-      const m = repeat({ runs, gcEach: false, run: () => fn(built.index) });
+      // Five warm-up passes: a pass of 1,000 small queries lasts about a millisecond, too short
+      // for any library's hot code to be optimised after one.
+      const m = repeat({ runs, warmup: 5, gcEach: false, run: () => fn(built.index) });
       values[key] = m.median;
       if (hits[key] === undefined) hits[key] = {};
       hits[key][name] = m.result;
@@ -289,7 +291,7 @@ export function run({ quick, quadkit, part }) {
     { key: 'knn10', label: 'kNN k=10', ops: nQueries, compare: true },
   ];
   const common =
-    `${nQueries} queries of each kind (total ms, median of ${runs} passes after a warm-up); ` +
+    `${nQueries} queries of each kind (total ms, median of ${runs} passes after 5 warm-up passes); ` +
     `radius queries cover 0.01% of the area; build: best of ${buildRuns}; bytes/item: heap plus ` +
     'array buffers kept by the index, per item. quadkit uses the allocation-free *Into forms.';
   const peerNote =
