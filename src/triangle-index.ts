@@ -308,14 +308,12 @@ export class TriangleIndex {
     checkFunction('callback', callback);
     const { grid, view } = this;
     const { xs, ys, nx, ny, start } = grid;
-    Object.assign(view, {
-      x: xs[0]!,
-      y: ys[0]!,
-      width: xs[nx]! - xs[0]!,
-      height: ys[ny]! - ys[0]!,
-      depth: 0,
-      count: 0,
-    });
+    view.x = xs[0]!;
+    view.y = ys[0]!;
+    view.width = xs[nx]! - xs[0]!;
+    view.height = ys[ny]! - ys[0]!;
+    view.depth = 0;
+    view.count = 0;
     if (callback(view) === true || this.skipped.length === this.size) return;
     for (let c = 0; c < nx * ny; c++) {
       const count = start[c + 1]! - start[c]!;

