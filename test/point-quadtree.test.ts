@@ -32,6 +32,30 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
 );
 
+// Random window, disc, nearest and exact-point queries, each against brute force.
+function checkQueries(
+  tree: PointQuadtree<P>,
+  model: BruteIndex<P>,
+  live: readonly P[],
+  rng: () => number,
+  k: number,
+): void {
+  const x = randFloat(rng, -4, 24);
+  const y = randFloat(rng, -4, 24);
+  const q = { x: x - 3, y: y - 3, width: randFloat(rng, 0, 8), height: randFloat(rng, 0, 8) };
+  expect(sameItems(tree.search(q), model.search(q), label)).toBeNull();
+  expect(sameItems(tree.searchCircle(x, y, 3), model.searchCircle(x, y, 3), label)).toBeNull();
+  if (live.length > 0) {
+    // seed 004's lookup: the items at exactly a point that holds some.
+    const at = live[0]!;
+    expect(
+      sameItems(tree.searchPoint(at.x, at.y), model.searchPoint(at.x, at.y), label),
+    ).toBeNull();
+  }
+  const inf = Number.POSITIVE_INFINITY;
+  expect(checkNearest(tree.nearest(x, y, k), model.boxes(), x, y, k, inf, label)).toBeNull();
+}
+
 describe('PointQuadtree', () => {
   it('answers every query like brute force after every insert, remove and move', () => {
     fc.assert(
@@ -67,37 +91,7 @@ describe('PointQuadtree', () => {
               }
             }
             expect(tree.size).toBe(live.length);
-            const x = randFloat(rng, -4, 24);
-            const y = randFloat(rng, -4, 24);
-            const q = {
-              x: x - 3,
-              y: y - 3,
-              width: randFloat(rng, 0, 8),
-              height: randFloat(rng, 0, 8),
-            };
-            expect(sameItems(tree.search(q), model.search(q), label)).toBeNull();
-            expect(
-              sameItems(tree.searchCircle(x, y, 3), model.searchCircle(x, y, 3), label),
-            ).toBeNull();
-            if (live.length > 0) {
-              // seed 004's lookup: the items at exactly a point that holds some.
-              const at = live[0]!;
-              expect(
-                sameItems(tree.searchPoint(at.x, at.y), model.searchPoint(at.x, at.y), label),
-              ).toBeNull();
-            }
-            const k = 1 + (id % 5);
-            expect(
-              checkNearest(
-                tree.nearest(x, y, k),
-                model.boxes(),
-                x,
-                y,
-                k,
-                Number.POSITIVE_INFINITY,
-                label,
-              ),
-            ).toBeNull();
+            checkQueries(tree, model, live, rng, 1 + (id % 5));
           }
           const pairs: [P, P][] = [];
           tree.pairs((a, b) => pairs.push([a, b]));
@@ -105,6 +99,47 @@ describe('PointQuadtree', () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it('answers like brute force after bursts of inserts, which the next read places in bulk', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 0, max: 10 }),
+        fc.array(fc.tuple(fc.integer({ min: 256, max: 900 }), fc.nat(600)), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        fc.integer({ min: 1, max: 1000 }),
+        (bucketSize, maxLevels, rounds, seed) => {
+          const rng = mulberry32(seed);
+          // Half-steps over the bounds and beyond: many coincident points.
+          const at = () => Math.floor(randFloat(rng, -8, 48)) / 2;
+          const tree = new PointQuadtree<P>({ bounds: BOUNDS, bucketSize, maxLevels });
+          const model = new BruteIndex<P>();
+          const live: P[] = [];
+          let id = 0;
+          for (const [burst, removals] of rounds) {
+            // A burst (placed by the next read), then removals, which place it first.
+            for (let i = 0; i < burst; i++) {
+              const p = { id: id++, x: at(), y: at() };
+              tree.insert(p);
+              model.set(p);
+              live.push(p);
+            }
+            for (let i = 0; i < removals && live.length > 0; i++) {
+              const p = live.splice(Math.floor(rng() * live.length), 1)[0]!;
+              expect(tree.remove(p)).toBe(true);
+              model.delete(p);
+            }
+            expect(tree.size).toBe(live.length);
+            for (let q = 0; q < 20; q++) checkQueries(tree, model, live, rng, 1 + (q % 7));
+          }
+          expect(sameItems(tree.all(), live, label)).toBeNull();
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 

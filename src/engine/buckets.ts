@@ -57,6 +57,17 @@ export class Buckets {
     return start;
   }
 
+  /**
+   * Takes `box` and `slot` as the arrays, their first `top` entries in use by buckets the owner
+   * laid out (and sized) itself; the free lists start empty.
+   */
+  adopt(box: Float64Array<ArrayBuffer>, slot: Int32Array<ArrayBuffer>, top: number): void {
+    this.box = box;
+    this.slot = slot;
+    this.top = top;
+    this.free.fill(-1);
+  }
+
   /** Forgets every bucket (capacity is kept). */
   clear(): void {
     this.top = 0;
