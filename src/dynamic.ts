@@ -34,7 +34,10 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
   }
 
   /**
-   * Adds an item.
+   * Adds an item. Its bounds are read and checked now; in a Quadtree or PointQuadtree the item
+   * is placed in the tree by the next read (query, remove, update, walk), which places a burst
+   * of inserts in bulk: inserting many items one by one and then querying costs less than
+   * placing each on its own, and the answers are the same.
    * @param item - the item; its bounds are read now (and again by `update`).
    * @throws Error if the item is already in the index; RangeError/TypeError for bad bounds.
    */
