@@ -41,6 +41,11 @@ import {
 
 const INF = Number.POSITIVE_INFINITY;
 const NODE_SHADE = 1 - 2 ** -50;
+/** Groups of a rebuild's split: stay, then for each child: stay in it, or one of its children. */
+const GROUPS = 21;
+/** Grandchild cells that contain no box (minX and minY +Infinity): see tagGroups. */
+const NO_CELLS = new Float64Array(4 * 4 * 6).fill(Number.POSITIVE_INFINITY);
+
 /** Buffered inserts below this many are placed one by one. */
 const BULK_MIN = 256;
 
@@ -309,54 +314,89 @@ export class RegionTree<T> implements Engine<T> {
     }
     this.reset();
     this.lk[SUB] = total;
-    // Tasks: a node and its items' range [lo, hi) in the buffer of its depth's parity. The first
-    // buffer (the pending one) becomes the bucket array at the end: each node's bucket is its
-    // range there, exactly sized, so ranges that end in the second buffer are copied back.
+    // Tasks: a node, its items' range [lo, hi) and the buffer they are in. The first buffer (the
+    // pending one) becomes the bucket array at the end: each node's bucket is its range there,
+    // exactly sized, so ranges that end in the second buffer are copied back.
     const a = { slot: this.pendSlot, box: this.pendBox };
     const b = { slot: new Int32Array(total), box: new Float64Array(4 * total) };
     const tag = new Uint8Array(total);
-    const tasks = new Int32Array(3 * (3 * (this.maxLevels + 1) + 8));
-    const edge = new Int32Array(5);
+    // The cells of the grandchildren of the node being split (4 per child, 6 doubles each), and
+    // the start of each group of its items.
+    const cells = new Float64Array(4 * 4 * 6);
+    const edge = new Int32Array(GROUPS);
+    const tasks = new Int32Array(4 * (16 * (this.maxLevels + 2)));
     const { maxObjects, maxLevels } = this;
     let sp = 0;
     tasks[sp++] = 0;
     tasks[sp++] = 0;
     tasks[sp++] = total;
+    tasks[sp++] = 0;
     while (sp > 0) {
+      const inB = tasks[--sp]!;
       const hi = tasks[--sp]!;
       const lo = tasks[--sp]!;
       const n = tasks[--sp]!;
       const l = 8 * n;
       const d = this.lk[l + DEPTH]!;
-      const src = d & 1 ? b : a;
+      const src = inB ? b : a;
+      const dst = inB ? a : b;
       if (hi - lo <= maxObjects || d >= maxLevels) {
         // A leaf: all its items in its bucket.
         this.own(n, src, b, a, lo, hi);
         continue;
       }
-      // Split: group the items, stayers first, then those of each child in order.
+      // Split, two levels at a time where the depth allows: each item goes to one group: it
+      // stays in n (group 0), or stays in child q (1 + 5q), or goes to grandchild r of child q
+      // (2 + 5q + r). The scatter lays the groups out in that order, which is the order of the
+      // buckets: each node's stayers, then its children's items.
       const c = this.allocChildren(n);
-      const { lk, geo } = this;
-      tagChildren(src.box, lo, hi, geo, l, 8 * c, tag, edge);
+      const geo = this.geo;
+      const two = d + 1 < maxLevels;
+      if (two) {
+        for (let q = 0; q < 4; q++) {
+          for (let r = 0; r < 4; r++) {
+            this.childCell(geo, 8 * (c + q), d + 2, r, cells, 24 * q + 6 * r);
+          }
+        }
+      }
+      tagGroups(src.box, lo, hi, geo, l, 8 * c, two ? cells : null, tag, edge);
       // edge[g]: where group g starts; scatter leaves it where group g ends.
       let at = lo;
-      for (let g = 0; g < 5; g++) {
+      for (let g = 0; g < GROUPS; g++) {
         const count = edge[g]!;
         edge[g] = at;
         at += count;
       }
-      const dst = d & 1 ? a : b;
       scatter(src.slot, src.box, lo, hi, tag, edge, dst.slot, dst.box);
       this.own(n, dst, b, a, lo, edge[0]!);
       // The children, last first so that the walk goes in child order.
       for (let q = 3; q >= 0; q--) {
-        const from = edge[q]!;
-        const to = edge[q + 1]!;
-        lk[8 * (c + q) + SUB] = to - from;
+        const k = c + q;
+        const from = edge[5 * q]!;
+        const to = edge[5 * q + 5]!;
+        this.lk[8 * k + SUB] = to - from;
         if (to === from) continue;
-        tasks[sp++] = c + q;
-        tasks[sp++] = from;
-        tasks[sp++] = to;
+        if (!two || to - from <= maxObjects) {
+          // Its items not grouped further (or a leaf, whatever their groups).
+          tasks[sp++] = k;
+          tasks[sp++] = from;
+          tasks[sp++] = to;
+          tasks[sp++] = 1 - inB;
+          continue;
+        }
+        // Split child k by its groups: its stayers, then its children's ranges.
+        const kc = this.allocChildren(k);
+        this.own(k, dst, b, a, from, edge[5 * q + 1]!);
+        for (let r = 3; r >= 0; r--) {
+          const f = edge[5 * q + 1 + r]!;
+          const t = edge[5 * q + 2 + r]!;
+          this.lk[8 * (kc + r) + SUB] = t - f;
+          if (t === f) continue;
+          tasks[sp++] = kc + r;
+          tasks[sp++] = f;
+          tasks[sp++] = t;
+          tasks[sp++] = 1 - inB;
+        }
       }
     }
     this.buckets.adopt(a.box, a.slot, total);
@@ -748,27 +788,32 @@ export class RegionTree<T> implements Engine<T> {
     const l = 8 * n;
     lk[l + CHILD] = c;
     const d = lk[l + DEPTH]! + 1;
-    const hw = this.halfW[d]!;
-    const hh = this.halfH[d]!;
-    const lw = this.looseW[d]!;
-    const lh = this.looseH[d]!;
     for (let q = 0; q < 4; q++) {
-      const x = geo[l + CX]! + (q & 1 ? hw : -hw);
-      const y = geo[l + CY]! + (q & 2 ? hh : -hh);
-      // The loose cell, clipped to the parent's bounds so that bounds nest exactly.
-      this.initNode(
-        c + q,
-        n,
-        d,
-        x,
-        y,
-        Math.max(geo[l]!, x - lw),
-        Math.max(geo[l + 1]!, y - lh),
-        Math.min(geo[l + 2]!, x + lw),
-        Math.min(geo[l + 3]!, y + lh),
-      );
+      this.initNode(c + q, n, d, 0, 0, 0, 0, 0, 0);
+      this.childCell(geo, l, d, q, geo, 8 * (c + q));
     }
     return c;
+  }
+
+  // Writes into out[o..o+5] the bounds and cell centre of child q (at depth d) of the node whose
+  // geometry is at geo[l]: its loose cell, clipped to the parent's bounds so that bounds nest
+  // exactly. (The rebuild computes with it the cells of children not yet made: the same numbers.)
+  private childCell(
+    geo: Float64Array,
+    l: number,
+    d: number,
+    q: number,
+    out: Float64Array,
+    o: number,
+  ): void {
+    const x = geo[l + CX]! + (q & 1 ? this.halfW[d]! : -this.halfW[d]!);
+    const y = geo[l + CY]! + (q & 2 ? this.halfH[d]! : -this.halfH[d]!);
+    out[o] = Math.max(geo[l]!, x - this.looseW[d]!);
+    out[o + 1] = Math.max(geo[l + 1]!, y - this.looseH[d]!);
+    out[o + 2] = Math.min(geo[l + 2]!, x + this.looseW[d]!);
+    out[o + 3] = Math.min(geo[l + 3]!, y + this.looseH[d]!);
+    out[o + CX] = x;
+    out[o + CY] = y;
   }
 
   private growNodes(capacity: number): void {
@@ -1123,37 +1168,52 @@ export class RegionTree<T> implements Engine<T> {
   }
 }
 
-// Groups each box of src[lo..hi) by where it goes from the node at geo[l]: 1 + q for the child q
-// its centre picks (children at geo[g..]) if that child's bounds contain it, else 0 (it stays).
-// Writes the group into `tag` and counts each group in `counts`.
-function tagChildren(
+// Groups each box of src[lo..hi) by where it goes from the node at geo[l] (its children's cells
+// at geo[g + 8q]): into the child q its centre picks if that child's bounds contain it, else it
+// stays (group 0); in child q, with `cells` (its children's cells at cells[24q + 6r]), into the
+// grandchild r its centre picks if that one's bounds contain it (group 2 + 5q + r), else it stays
+// in the child (1 + 5q); without `cells`, group 1 + 5q. Writes the groups into `tag` and counts
+// them in `counts`.
+function tagGroups(
   src: Float64Array,
   lo: number,
   hi: number,
   geo: Float64Array,
   l: number,
   g: number,
+  cells: Float64Array | null,
   tag: Uint8Array,
   counts: Int32Array,
 ): void {
   counts.fill(0);
   const cx = geo[l + CX]!;
   const cy = geo[l + CY]!;
+  // Without grandchildren, a table whose tests always fail: group 1 + 5q.
+  const kids = cells ?? NO_CELLS;
   for (let e = lo; e < hi; e++) {
     const minX = src[4 * e]!;
     const minY = src[4 * e + 1]!;
     const maxX = src[4 * e + 2]!;
     const maxY = src[4 * e + 3]!;
+    const x = minX + (maxX - minX) * 0.5;
+    const y = minY + (maxY - minY) * 0.5;
     // Comparisons combined as bits, not branches: V8 makes them flags, and random data would
     // mispredict a branch half the time (this halves the time of the pass).
-    const q = bit(minX + (maxX - minX) * 0.5 >= cx) | (bit(minY + (maxY - minY) * 0.5 >= cy) << 1);
+    const q = bit(x >= cx) | (bit(y >= cy) << 1);
     const k = g + 8 * q;
     const out =
       bit(minX < geo[k]!) |
       bit(minY < geo[k + 1]!) |
       bit(maxX > geo[k + 2]!) |
       bit(maxY > geo[k + 3]!);
-    const t = (q + 1) & (out - 1);
+    const r = bit(x >= geo[k + CX]!) | (bit(y >= geo[k + CY]!) << 1);
+    const o = 24 * q + 6 * r;
+    const out2 =
+      bit(minX < kids[o]!) |
+      bit(minY < kids[o + 1]!) |
+      bit(maxX > kids[o + 2]!) |
+      bit(maxY > kids[o + 3]!);
+    const t = (1 + 5 * q + ((1 + r) & (out2 - 1))) & (out - 1);
     tag[e] = t;
     counts[t]!++;
   }
