@@ -96,33 +96,8 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     // The build only reads its input: a Float64Array is used as it is; other arrays are checked
     // (a null or a string would otherwise become a number).
     const src = boxes instanceof Float64Array ? boxes : toNumbers(boxes, 'boxes');
-    // Check every box and take their extent on the way (one pass over the input fewer). A NaN
-    // fails min <= max; an infinite coordinate makes the extent infinite (minX <= maxX carries
-    // a +Infinity minX to maxX, a -Infinity maxX to minX). Either way the full check then names
-    // the first bad box.
-    let minX = Number.POSITIVE_INFINITY;
-    let minY = Number.POSITIVE_INFINITY;
-    let maxX = Number.NEGATIVE_INFINITY;
-    let maxY = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < n; i++) {
-      const j = 4 * i;
-      const a = src[j]!;
-      const b = src[j + 1]!;
-      const c = src[j + 2]!;
-      const d = src[j + 3]!;
-      if (!(a <= c && b <= d)) checkBoxes(src, n);
-      if (a < minX) minX = a;
-      if (b < minY) minY = b;
-      if (c > maxX) maxX = c;
-      if (d > maxY) maxY = d;
-    }
-    if (
-      n > 0 &&
-      !(maxX - minX < Number.POSITIVE_INFINITY && maxY - minY < Number.POSITIVE_INFINITY)
-    )
-      checkBoxes(src, n);
-    const extent = Float64Array.of(minX, minY, maxX, maxY);
-    return new StaticQuadtree<number>(build(src, n, options, extent), null);
+    // (The build checks every box in its first pass over them.)
+    return new StaticQuadtree<number>(build(src, n, options), null);
   }
 
   /**
@@ -234,16 +209,11 @@ function toNumbers(values: ArrayLike<number>, name: string): Float64Array {
   return out;
 }
 
-// `extent`: the boxes' extent when the caller has it (the curve's grid when no bounds are given).
-function build<T>(
-  boxes: Float64Array,
-  n: number,
-  options: StaticQuadtreeOptions<T>,
-  extent: Float64Array | null = null,
-): PackedTree {
+// Builds the packed tree; a bad box is named by checkBoxes.
+function build<T>(boxes: Float64Array, n: number, options: StaticQuadtreeOptions<T>): PackedTree {
   const { nodeSize = DEFAULT_NODE_SIZE, shared = false } = options;
   checkInteger('options.nodeSize', nodeSize, 2, 65536);
-  let bounds: Float64Array | null = extent;
+  let bounds: Float64Array | null = null;
   if (options.bounds !== undefined) {
     const b = checkBounds('options.bounds', options.bounds);
     bounds = Float64Array.of(b.x, b.y, b.x + b.width, b.y + b.height);
@@ -253,5 +223,10 @@ function build<T>(
       'quadkit: options.shared needs SharedArrayBuffer (a cross-origin isolated page)',
     );
   }
-  return PackedTree.build(boxes, n, nodeSize, shared === true, bounds);
+  const tree = PackedTree.build(boxes, n, nodeSize, shared === true, bounds);
+  if (tree === null) {
+    checkBoxes(boxes, n);
+    throw new RangeError('quadkit: a box is not 4 finite numbers with min <= max');
+  }
+  return tree;
 }

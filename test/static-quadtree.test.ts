@@ -466,6 +466,44 @@ describe('StaticQuadtree queries equal brute force', () => {
     }
   });
 
+  it('without bounds, the grid of the curve comes from a sample; boxes the sample misses make it the exact extent', () => {
+    const rng = mulberry32(91);
+    for (const mode of MODES) {
+      // 10,000 boxes: every 2nd is sampled. Then outliers at unsampled positions, or none.
+      for (const outliers of [0, 1, 3]) {
+        const raw = randomBoxes(rng, 10_000, 200, 4);
+        const far = [-5000, 7000, 3e4];
+        for (let k = 0; k < outliers; k++) {
+          const i = 4 * k + 1;
+          const v = far[k]!;
+          raw.splice(4 * i, 4, v, -v / 2, v + 1, -v / 2 + 1);
+        }
+        const { tree, boxes } = build(mode, raw, 8, undefined);
+        expectQueriesMatch(tree, boxes, rng, 12, { lo: -4, hi: 210, scale: 1 });
+        for (let k = 0; k < outliers; k++) {
+          const v = far[k]!;
+          expect(tree.searchPoint(v, -v / 2).length).toBeGreaterThan(0);
+        }
+        if (outliers > 0 && mode === 'fromBoxes') {
+          // The grid is then the boxes' extent: the tree the exact extent given as bounds makes.
+          let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+          for (let i = 0; i < raw.length; i += 4) {
+            x0 = Math.min(x0, raw[i]!);
+            y0 = Math.min(y0, raw[i + 1]!);
+            x1 = Math.max(x1, raw[i + 2]!);
+            y1 = Math.max(y1, raw[i + 3]!);
+          }
+          const exact = StaticQuadtree.fromBoxes(raw, {
+            nodeSize: 8,
+            bounds: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 },
+          });
+          const a = new Uint8Array(tree.toBuffer());
+          expect(Buffer.compare(a, new Uint8Array(exact.toBuffer()))).toBe(0);
+        }
+      }
+    }
+  });
+
   it('the bounds option only steers the curve: items inside, across and outside the bounds are all found', () => {
     const rng = mulberry32(77);
     const boundsList: Rect[] = [
@@ -1059,6 +1097,20 @@ describe('StaticQuadtree refuses bad input', () => {
         [RangeError],
         new RegExp(`box ${box}\\b`),
       );
+    }
+  });
+
+  it('fromBoxes names a bad box that its sample of the boxes skips, in a large input', () => {
+    const raw = new Float64Array(4 * 20_000);
+    for (let i = 0; i < 20_000; i++) raw.set([i, i, i + 1, i + 1], 4 * i);
+    for (const [bad, value] of [
+      [Number.NaN, /NaN/],
+      [Number.POSITIVE_INFINITY, /Infinity/],
+      [-1, /-1/],
+    ] as const) {
+      const copy = raw.slice();
+      copy[4 * 12_345 + 2] = bad; // maxX
+      expectThrows(() => StaticQuadtree.fromBoxes(copy), [RangeError], /box 12345\b/, value);
     }
   });
 
