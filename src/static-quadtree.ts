@@ -7,7 +7,11 @@ import { BOUNDS, checkBounds, checkFunction, checkInteger, readItem } from './va
 export interface StaticQuadtreeOptions<T> {
   /** Children per node (default 16, from 2 to 65536). */
   nodeSize?: number;
-  /** The area for the space-filling curve; the items' own extent by default. */
+  /**
+   * The area for the space-filling curve (it steers only the order of the items, never which are
+   * found); by default a box around the items: a sample's extent, widened, if it holds them all,
+   * else their extent.
+   */
   bounds?: Rect;
   /** Build in a SharedArrayBuffer, to share with worker threads (default false). */
   shared?: boolean;
