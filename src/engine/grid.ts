@@ -30,9 +30,9 @@ import {
   boxKey,
   CIRCLE,
   maxKey,
+  PairBuffer,
   scanAll,
   scanNearest,
-  scanPairs,
   scanRect,
   scanShape,
   shapeHits,
@@ -107,6 +107,8 @@ export class LooseGrid<T> implements Engine<T> {
   private fit = new Float64Array(4 * 64);
   /** The pair walk's items by row: 2^L rows at level L, from row 2^L - 1. */
   private readonly rows: Rows;
+  /** Pairs of the outside list's scans, reported from here. */
+  private readonly outsidePairs = new PairBuffer();
   /** The pair walk's non-empty cells, in walk order. */
   private cellList = new Int32Array(64);
 
@@ -541,7 +543,9 @@ export class LooseGrid<T> implements Engine<T> {
     const oFrom = cells[o + START]!;
     const oTo = oFrom + cells[o + COUNT]!;
     // The outside list against itself.
-    scanPairs(box, slot, oFrom, oTo, box, slot, 0, 0, callback);
+    const pairs = this.outsidePairs;
+    pairs.scan(box, slot, oFrom, oTo, box, slot, 0, 0, callback);
+    pairs.flush(callback);
     const total = cells[SUB]!;
     if (total === 0) return;
     const rows = this.rows;

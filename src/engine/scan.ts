@@ -168,49 +168,126 @@ export function scanNearest(
   }
 }
 
+/** Entries per block of a pair scan: a block pair yields at most BLOCK * BLOCK pairs. */
+const BLOCK = 32;
+/** Room for buffered pairs (2 numbers each): room for four block pairs' worth. */
+const PAIR_ROOM = 8 * BLOCK * BLOCK;
+
 /**
- * Calls `callback` for each overlapping pair within entries [from, to), and for each pair of one
- * of them and one of the frame entries [fs, fe) (of `fbox`, `fslot`) that overlap, frame first.
+ * The pair scans of the trees: each overlapping pair is written to a buffer without branching on
+ * the outcome of the test, and the buffer is reported to the callback in a tight loop (as the
+ * grid's row sweeps do, see rows.ts). The scans work block by block and the buffer is flushed
+ * between blocks, so the kernels make no calls at all: V8 compiles a call or property access
+ * that has not run yet as a deoptimization, which (with on-stack replacement) repeated at every
+ * entry. One buffer per index: a pair walk of another index inside a callback has its own.
  */
-export function scanPairs(
+export class PairBuffer {
+  readonly out = new Int32Array(PAIR_ROOM);
+  /** Numbers in `out` not yet reported. */
+  n = 0;
+
+  /**
+   * Reports each overlapping pair within entries [from, to), and each pair of one of the frame
+   * entries [fs, fe) (of `fbox`, `fslot`) and one of them that overlap, frame first; some may
+   * stay in the buffer until `flush`.
+   */
+  scan(
+    box: Float64Array,
+    slot: Int32Array,
+    from: number,
+    to: number,
+    fbox: Float64Array,
+    fslot: Int32Array,
+    fs: number,
+    fe: number,
+    callback: (a: number, b: number) => void,
+  ): void {
+    for (let a = from; a < to; a += BLOCK) {
+      const aEnd = Math.min(a + BLOCK, to);
+      this.room(callback);
+      this.n = pairsWithin(box, slot, a, aEnd, this.out, this.n);
+      for (let b = aEnd; b < to; b += BLOCK) {
+        this.room(callback);
+        this.n = pairsAcross(
+          box,
+          slot,
+          a,
+          aEnd,
+          box,
+          slot,
+          b,
+          Math.min(b + BLOCK, to),
+          this.out,
+          this.n,
+        );
+      }
+      for (let f = fs; f < fe; f += BLOCK) {
+        this.room(callback);
+        this.n = pairsAcross(
+          fbox,
+          fslot,
+          f,
+          Math.min(f + BLOCK, fe),
+          box,
+          slot,
+          a,
+          aEnd,
+          this.out,
+          this.n,
+        );
+      }
+    }
+  }
+
+  /** Calls `callback` for the buffered pairs and empties the buffer (first, in case it throws). */
+  flush(callback: (a: number, b: number) => void): void {
+    const { out, n } = this;
+    this.n = 0;
+    for (let k = 0; k < n; k += 2) callback(out[k]!, out[k + 1]!);
+  }
+
+  // Flushes unless the buffer has room for a block pair's pairs.
+  private room(callback: (a: number, b: number) => void): void {
+    if (this.n > PAIR_ROOM - 2 * BLOCK * BLOCK) this.flush(callback);
+  }
+}
+
+// Writes into out from n the slots of each overlapping pair of entries within [from, to);
+// returns the new count.
+function pairsWithin(
   box: Float64Array,
   slot: Int32Array,
   from: number,
   to: number,
-  fbox: Float64Array,
-  fslot: Int32Array,
-  fs: number,
-  fe: number,
-  callback: (a: number, b: number) => void,
-): void {
+  out: Int32Array,
+  n: number,
+): number {
   for (let e = from; e < to; e++) {
     const i = 4 * e;
     const minX = box[i]!;
     const minY = box[i + 1]!;
     const maxX = box[i + 2]!;
     const maxY = box[i + 3]!;
+    const s = slot[e]!;
     for (let f = e + 1; f < to; f++) {
       const j = 4 * f;
-      // Branch-free test, one well-predicted branch (most pairs miss).
-      if (
+      // Branch-free: write the pair, keep it when the boxes overlap.
+      out[n] = s;
+      out[n + 1] = slot[f]!;
+      n +=
+        2 *
         (+(box[j]! <= maxX) &
           +(box[j + 1]! <= maxY) &
           +(box[j + 2]! >= minX) &
-          +(box[j + 3]! >= minY)) !==
-        0
-      ) {
-        callback(slot[e]!, slot[f]!);
-      }
+          +(box[j + 3]! >= minY));
     }
   }
-  scanCross(fbox, fslot, fs, fe, box, slot, from, to, callback);
+  return n;
 }
 
-/**
- * Calls `callback(a, b)` for each overlapping pair of an entry a of [aFrom, aTo) (of `abox`,
- * `aslot`) and an entry b of [bFrom, bTo) (of `bbox`, `bslot`).
- */
-export function scanCross(
+// Writes into out from n the slots (a, b) of each overlapping pair of an entry a of [aFrom, aTo)
+// (of `abox`, `aslot`) and an entry b of [bFrom, bTo) (of `bbox`, `bslot`); returns the new count.
+function pairsAcross(
   abox: Float64Array,
   aslot: Int32Array,
   aFrom: number,
@@ -219,27 +296,29 @@ export function scanCross(
   bslot: Int32Array,
   bFrom: number,
   bTo: number,
-  callback: (a: number, b: number) => void,
-): void {
+  out: Int32Array,
+  n: number,
+): number {
   for (let f = bFrom; f < bTo; f++) {
     const j = 4 * f;
     const minX = bbox[j]!;
     const minY = bbox[j + 1]!;
     const maxX = bbox[j + 2]!;
     const maxY = bbox[j + 3]!;
+    const s = bslot[f]!;
     for (let e = aFrom; e < aTo; e++) {
       const i = 4 * e;
-      if (
+      out[n] = aslot[e]!;
+      out[n + 1] = s;
+      n +=
+        2 *
         (+(abox[i]! <= maxX) &
           +(abox[i + 1]! <= maxY) &
           +(abox[i + 2]! >= minX) &
-          +(abox[i + 3]! >= minY)) !==
-        0
-      ) {
-        callback(aslot[e]!, bslot[f]!);
-      }
+          +(abox[i + 3]! >= minY));
     }
   }
+  return n;
 }
 
 /**

@@ -31,9 +31,9 @@ import {
   CIRCLE,
   copyOverlapping,
   maxKey,
+  PairBuffer,
   scanAll,
   scanNearest,
-  scanPairs,
   scanRect,
   scanShape,
   shapeHits,
@@ -117,6 +117,8 @@ export class RegionTree<T> implements Engine<T> {
   private frameBox = new Float64Array(4 * 256);
   private frameSlot = new Int32Array(256);
   private pairStack: Int32Array;
+  /** Pairs found by the pair walk, reported from here. */
+  private readonly pairBuffer = new PairBuffer();
   private readonly visitStack: Int32Array;
   private readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
   private changes = 0;
@@ -1049,8 +1051,9 @@ export class RegionTree<T> implements Engine<T> {
    */
   pairs(callback: (a: number, b: number) => void): void {
     this.flush();
-    const { lk, geo } = this;
+    const { lk, geo, pairBuffer: pairs } = this;
     const { box, slot } = this.buckets;
+    pairs.n = 0;
     let stack = this.pairStack;
     let sp = 0;
     let top = 0; // end of the live frames
@@ -1066,7 +1069,7 @@ export class RegionTree<T> implements Engine<T> {
       const from = lk[l + START]!;
       const to = from + lk[l + COUNT]!;
       // The node's entries against each other and against its frame.
-      scanPairs(box, slot, from, to, this.frameBox, this.frameSlot, fs, fe, callback);
+      pairs.scan(box, slot, from, to, this.frameBox, this.frameSlot, fs, fe, callback);
       const c = lk[l + CHILD]!;
       if (c < 0) continue;
       // The frame of each child: the node's frame and entries that meet the child's bounds, then
@@ -1102,6 +1105,7 @@ export class RegionTree<T> implements Engine<T> {
         stack[sp++] = top;
       }
     }
+    pairs.flush(callback);
   }
 
   // Copies into the frames, from index n, the entries of the subtree of `start` that overlap the
