@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_GRID_DEPTH, GridLooseQuadtree, type Rect } from '../src/index.js';
+import { checkQueries, type Labelled, label, type Probe } from './dynamic-checks.js';
 import {
   type Box,
   BruteIndex,
@@ -37,10 +38,6 @@ import {
 // Items, labels, errors
 // ---------------------------------------------------------------------------------------------
 
-interface Labelled {
-  id: number;
-}
-
 interface Item extends Labelled {
   x: number;
   y: number;
@@ -63,10 +60,6 @@ function item(x: number, y: number, w?: number, h?: number): Item {
   if (h !== undefined) it.height = h;
   return it;
 }
-
-/** How items are named in mismatch messages (anything else, e.g. undefined, as itself). */
-const label = (it: Labelled): string =>
-  typeof it === 'object' && it !== null ? `#${it.id}` : String(it);
 
 function modelOf<T>(items: Iterable<T>, toRect?: (item: T) => RectLikeInput): BruteIndex<T> {
   const m = new BruteIndex<T>(toRect);
@@ -367,24 +360,6 @@ const qsize = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 60 }) },
 );
 
-interface Probe {
-  rect: QueryRect;
-  px: number;
-  py: number;
-  cx: number;
-  cy: number;
-  r: number;
-  x1: number;
-  y1: number;
-  x2: number;
-  y2: number;
-  nx: number;
-  ny: number;
-  k: number;
-  maxD: number;
-  prefill: number;
-}
-
 const probeArb: fc.Arbitrary<Probe> = fc
   .record({
     rect: fc.record({ x: qcoord, y: qcoord, width: qsize, height: qsize }),
@@ -536,73 +511,6 @@ const configArb: fc.Arbitrary<GridConfig> = fc.record({
 // ---------------------------------------------------------------------------------------------
 // Checking one state
 // ---------------------------------------------------------------------------------------------
-
-/** Every query answer of the index for one probe, compared with the model. */
-function checkQueries<I extends Labelled>(
-  tree: GridLooseQuadtree<I>,
-  model: BruteIndex<I>,
-  p: Probe,
-): void {
-  const boxes = model.boxes();
-  const isIndexed = (it: I): boolean => model.has(it);
-
-  const wantSearch = model.search(p.rect);
-  expect(sameItems(tree.search(p.rect), wantSearch, label), 'search').toBeNull();
-  let into = callInto<I>((out) => tree.searchInto(p.rect, out), p.prefill);
-  expect(into.error, 'searchInto').toBeNull();
-  expect(sameItems(into.items, wantSearch, label), 'searchInto items').toBeNull();
-  expect(tree.collides(p.rect), 'collides').toBe(wantSearch.length > 0);
-
-  expect(
-    supersetWithoutDuplicates(tree.retrieve(p.rect), wantSearch, isIndexed, label),
-    'retrieve',
-  ).toBeNull();
-  into = callInto<I>((out) => tree.retrieveInto(p.rect, out), p.prefill);
-  expect(into.error, 'retrieveInto').toBeNull();
-  expect(
-    supersetWithoutDuplicates(into.items, wantSearch, isIndexed, label),
-    'retrieveInto items',
-  ).toBeNull();
-
-  const wantPoint = model.searchPoint(p.px, p.py);
-  expect(sameItems(tree.searchPoint(p.px, p.py), wantPoint, label), 'searchPoint').toBeNull();
-  into = callInto<I>((out) => tree.searchPointInto(p.px, p.py, out), p.prefill);
-  expect(into.error, 'searchPointInto').toBeNull();
-  expect(sameItems(into.items, wantPoint, label), 'searchPointInto items').toBeNull();
-
-  const wantCircle = model.searchCircle(p.cx, p.cy, p.r);
-  expect(
-    sameItems(tree.searchCircle(p.cx, p.cy, p.r), wantCircle, label),
-    'searchCircle',
-  ).toBeNull();
-  into = callInto<I>((out) => tree.searchCircleInto(p.cx, p.cy, p.r, out), p.prefill);
-  expect(into.error, 'searchCircleInto').toBeNull();
-  expect(sameItems(into.items, wantCircle, label), 'searchCircleInto items').toBeNull();
-
-  const wantSeg = model.searchSegment(p.x1, p.y1, p.x2, p.y2);
-  expect(
-    sameItems(tree.searchSegment(p.x1, p.y1, p.x2, p.y2), wantSeg, label),
-    'searchSegment',
-  ).toBeNull();
-  into = callInto<I>((out) => tree.searchSegmentInto(p.x1, p.y1, p.x2, p.y2, out), p.prefill);
-  expect(into.error, 'searchSegmentInto').toBeNull();
-  expect(sameItems(into.items, wantSeg, label), 'searchSegmentInto items').toBeNull();
-
-  expect(
-    checkNearest(tree.nearest(p.nx, p.ny, p.k, p.maxD), boxes, p.nx, p.ny, p.k, p.maxD, label),
-    'nearest',
-  ).toBeNull();
-  expect(
-    checkNearest(tree.nearest(p.nx, p.ny), boxes, p.nx, p.ny, 1, Infinity, label),
-    'nearest default k',
-  ).toBeNull();
-  into = callInto<I>((out) => tree.nearestInto(p.nx, p.ny, p.k, p.maxD, out), p.prefill);
-  expect(into.error, 'nearestInto').toBeNull();
-  expect(
-    checkNearest(into.items, boxes, p.nx, p.ny, p.k, p.maxD, label),
-    'nearestInto items',
-  ).toBeNull();
-}
 
 const pairKey = (ps: readonly [Labelled, Labelled][]): string =>
   ps.map(([a, b]) => `${a.id}-${b.id}`).join(' ');

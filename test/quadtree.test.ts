@@ -3,10 +3,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Quadtree } from '../src/index.js';
+import { checkQueries, type Labelled, label, type Probe } from './dynamic-checks.js';
 import {
   BruteIndex,
-  callInto,
-  checkNearest,
   checkPlacement,
   checkVisitTree,
   type QueryRect,
@@ -15,7 +14,6 @@ import {
   rootStraddlers,
   sameItems,
   samePairs,
-  supersetWithoutDuplicates,
 } from './oracle.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -29,10 +27,6 @@ interface GenRect {
   w: number;
   h: number;
   omit: boolean;
-}
-
-interface Labelled {
-  id: number;
 }
 
 interface Shape<I extends Labelled> {
@@ -150,24 +144,6 @@ const qsize = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 30 }) },
 );
 
-interface Probe {
-  rect: QueryRect;
-  px: number;
-  py: number;
-  cx: number;
-  cy: number;
-  r: number;
-  x1: number;
-  y1: number;
-  x2: number;
-  y2: number;
-  nx: number;
-  ny: number;
-  k: number;
-  maxD: number;
-  prefill: number;
-}
-
 const probeArb: fc.Arbitrary<Probe> = fc
   .record({
     rect: fc.record({ x: qcoord, y: qcoord, width: qsize, height: qsize }),
@@ -275,8 +251,6 @@ const configArb: fc.Arbitrary<TreeConfig> = fc.record({
 // Running a scenario
 // ---------------------------------------------------------------------------------------------
 
-const label = (item: Labelled): string => `#${item.id}`;
-
 /** Runs fn, expects it to throw one of the classes, returns the error. */
 function expectThrow(fn: () => unknown, classes: readonly (new (...a: never[]) => Error)[]): Error {
   let caught: unknown;
@@ -295,75 +269,6 @@ function expectThrow(fn: () => unknown, classes: readonly (new (...a: never[]) =
 }
 
 const BAD_BOUNDS = [RangeError, TypeError] as const;
-
-/** Every query answer of the tree for one probe, compared with the model. */
-function checkQueries<I extends Labelled>(tree: Quadtree<I>, model: BruteIndex<I>, p: Probe): void {
-  const boxes = model.boxes();
-  const isIndexed = (it: I): boolean => model.has(it);
-
-  // search / searchInto / collides
-  const wantSearch = model.search(p.rect);
-  expect(sameItems(tree.search(p.rect), wantSearch, label), 'search').toBeNull();
-  let into = callInto<I>((out) => tree.searchInto(p.rect, out), p.prefill);
-  expect(into.error, 'searchInto').toBeNull();
-  expect(sameItems(into.items, wantSearch, label), 'searchInto items').toBeNull();
-  expect(tree.collides(p.rect), 'collides').toBe(wantSearch.length > 0);
-
-  // retrieve / retrieveInto: candidates, a superset of search, no duplicates
-  expect(
-    supersetWithoutDuplicates(tree.retrieve(p.rect), wantSearch, isIndexed, label),
-    'retrieve',
-  ).toBeNull();
-  into = callInto<I>((out) => tree.retrieveInto(p.rect, out), p.prefill);
-  expect(into.error, 'retrieveInto').toBeNull();
-  expect(
-    supersetWithoutDuplicates(into.items, wantSearch, isIndexed, label),
-    'retrieveInto items',
-  ).toBeNull();
-
-  // searchPoint
-  const wantPoint = model.searchPoint(p.px, p.py);
-  expect(sameItems(tree.searchPoint(p.px, p.py), wantPoint, label), 'searchPoint').toBeNull();
-  into = callInto<I>((out) => tree.searchPointInto(p.px, p.py, out), p.prefill);
-  expect(into.error, 'searchPointInto').toBeNull();
-  expect(sameItems(into.items, wantPoint, label), 'searchPointInto items').toBeNull();
-
-  // searchCircle
-  const wantCircle = model.searchCircle(p.cx, p.cy, p.r);
-  expect(
-    sameItems(tree.searchCircle(p.cx, p.cy, p.r), wantCircle, label),
-    'searchCircle',
-  ).toBeNull();
-  into = callInto<I>((out) => tree.searchCircleInto(p.cx, p.cy, p.r, out), p.prefill);
-  expect(into.error, 'searchCircleInto').toBeNull();
-  expect(sameItems(into.items, wantCircle, label), 'searchCircleInto items').toBeNull();
-
-  // searchSegment
-  const wantSeg = model.searchSegment(p.x1, p.y1, p.x2, p.y2);
-  expect(
-    sameItems(tree.searchSegment(p.x1, p.y1, p.x2, p.y2), wantSeg, label),
-    'searchSegment',
-  ).toBeNull();
-  into = callInto<I>((out) => tree.searchSegmentInto(p.x1, p.y1, p.x2, p.y2, out), p.prefill);
-  expect(into.error, 'searchSegmentInto').toBeNull();
-  expect(sameItems(into.items, wantSeg, label), 'searchSegmentInto items').toBeNull();
-
-  // nearest / nearestInto
-  expect(
-    checkNearest(tree.nearest(p.nx, p.ny, p.k, p.maxD), boxes, p.nx, p.ny, p.k, p.maxD, label),
-    'nearest',
-  ).toBeNull();
-  expect(
-    checkNearest(tree.nearest(p.nx, p.ny), boxes, p.nx, p.ny, 1, Infinity, label),
-    'nearest default k',
-  ).toBeNull();
-  into = callInto<I>((out) => tree.nearestInto(p.nx, p.ny, p.k, p.maxD, out), p.prefill);
-  expect(into.error, 'nearestInto').toBeNull();
-  expect(
-    checkNearest(into.items, boxes, p.nx, p.ny, p.k, p.maxD, label),
-    'nearestInto items',
-  ).toBeNull();
-}
 
 /** size, has, all, pairs and the tree reported by visit, compared with the model. */
 function checkStructure<I extends Labelled>(
