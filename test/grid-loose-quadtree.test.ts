@@ -10,7 +10,17 @@ import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_GRID_DEPTH, GridLooseQuadtree, type Rect } from '../src/index.js';
-import { checkQueries, type Labelled, label, type Probe } from './dynamic-checks.js';
+import {
+  BAD_BOUNDS,
+  type CommonOp,
+  checkQueries,
+  expectThrow,
+  type GenRect,
+  type Labelled,
+  label,
+  type Probe,
+  runModelSteps,
+} from './dynamic-checks.js';
 import {
   type Box,
   BruteIndex,
@@ -105,8 +115,6 @@ function expectBadInput(
   expect(err.message).toMatch(new RegExp(`(^|[^\\w])${escapeRe(field)}\\b`));
   expect(err.message).toMatch(new RegExp(escapeRe(value)));
 }
-
-const BAD_BOUNDS: readonly ErrorClass[] = [RangeError, TypeError];
 
 // ---------------------------------------------------------------------------------------------
 // The grid as the issue describes it: placement and structure checks
@@ -239,14 +247,6 @@ function checkGridVisit<T>(
 // ---------------------------------------------------------------------------------------------
 
 /** A rectangle drawn by the generators; `omit` drops zero sizes from default-shape items. */
-interface GenRect {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  omit: boolean;
-}
-
 interface Shape<I extends Labelled> {
   readonly name: string;
   make(id: number): I;
@@ -398,26 +398,12 @@ const shift = fc.oneof(
   fc.constantFrom(-16, 16, 30),
 );
 
-type Op =
-  | { t: 'insert'; slot: number; r: GenRect }
-  | { t: 'remove'; slot: number }
-  | { t: 'update'; slot: number; r: GenRect }
-  | { t: 'move'; slot: number; r: GenRect }
-  | { t: 'updateAll'; moves: { slot: number; r: GenRect }[] }
+/** The steps of this suite only: every item drifting, and updateAll with one bad item. */
+type GridOp =
   | { t: 'drift'; drift: Drift; every: number }
-  | { t: 'load'; entries: { slot: number; r: GenRect }[] }
-  | { t: 'clear' }
-  | { t: 'cleanup' }
-  | { t: 'insertBad'; which: number; kind: number }
-  | { t: 'updateBad'; slot: number; which: number; kind: number }
-  | { t: 'updateAllBad'; slot: number; which: number; kind: number; moves: GenRect[] }
-  | {
-      t: 'loadBad';
-      entries: { slot: number; r: GenRect }[];
-      at: number;
-      which: number;
-      kind: number;
-    };
+  | { t: 'updateAllBad'; slot: number; which: number; kind: number; moves: GenRect[] };
+
+type Op = CommonOp | GridOp;
 
 function opArb(poolSize: number): fc.Arbitrary<Op> {
   const slot = fc.integer({ min: 0, max: poolSize - 1 });
@@ -539,16 +525,6 @@ function checkStructure<I extends Labelled>(
   );
 }
 
-/** Runs fn, expects it to throw one of the classes, returns the error. */
-function expectThrow(fn: () => unknown, classes: readonly ErrorClass[]): Error {
-  const err = thrown(fn);
-  expect(
-    classes.some((c) => err instanceof c),
-    `expected ${classes.map((c) => c.name).join(' or ')}, got ${err.name}: ${err.message}`,
-  ).toBe(true);
-  return err;
-}
-
 /** Shifts a coordinate, wrapping it into [-24, 40) so that drifting items stay around. */
 const wrap = (v: number): number => ((((v + 24) % 64) + 64) % 64) - 24;
 
@@ -593,53 +569,9 @@ function runScenario<I extends Labelled>(
       ? new GridLooseQuadtree<I>(options)
       : new GridLooseQuadtree<I>({ ...options, toRect: shape.toRect });
   const model = new BruteIndex<I>(shape.toRect);
-  const pool = Array.from({ length: poolSize }, (_, i) => shape.make(i));
-  let fresh = -1;
-
-  initial.forEach((r, i) => {
-    const it = pool[i]!;
-    shape.place(it, r);
-    expect(tree.insert(it)).toBe(tree);
-    model.set(it);
-  });
-
-  for (const { op, probe } of steps) {
-    switch (op.t) {
-      case 'insert': {
-        const it = pool[op.slot]!;
-        if (model.has(it)) {
-          expectThrow(() => tree.insert(it), [Error]);
-        } else {
-          shape.place(it, op.r);
-          expect(tree.insert(it)).toBe(tree);
-          model.set(it);
-        }
-        break;
-      }
-      case 'remove': {
-        const it = pool[op.slot]!;
-        expect(tree.remove(it), `remove(${label(it)})`).toBe(model.delete(it));
-        break;
-      }
-      case 'update': {
-        const it = pool[op.slot]!;
-        shape.place(it, op.r);
-        expect(tree.update(it), `update(${label(it)})`).toBe(model.has(it));
-        if (model.has(it)) model.set(it);
-        break;
-      }
-      case 'move': {
-        // the item moves without telling the index: the index keeps its old bounds
-        shape.place(pool[op.slot]!, op.r);
-        break;
-      }
-      case 'updateAll': {
-        for (const m of op.moves) shape.place(pool[m.slot]!, m.r);
-        expect(tree.updateAll()).toBe(tree);
-        for (const it of model.items()) model.set(it);
-        break;
-      }
-      case 'drift': {
+  runModelSteps<I, GridOp>(tree, model, shape, poolSize, initial, steps, {
+    extra(op, model, pool) {
+      if (op.t === 'drift') {
         // every item moves (and maybe resizes): across cells, levels and the outer bounds
         pool.forEach((it, i) => {
           if (i % op.every === 0) shape.place(it, drifted(shape.rect(it), op.drift));
@@ -653,84 +585,23 @@ function runScenario<I extends Labelled>(
             if (model.has(it)) model.set(it);
           }
         }
-        break;
+        return;
       }
-      case 'load': {
-        const items = op.entries.map((e) => pool[e.slot]!);
-        const ok = new Set(items).size === items.length && items.every((it) => !model.has(it));
-        for (const e of op.entries) {
-          const it = pool[e.slot]!;
-          if (!model.has(it)) shape.place(it, e.r);
-        }
-        if (ok) {
-          expect(tree.load(items)).toBe(tree);
-          for (const it of items) model.set(it);
-        } else {
-          expectThrow(() => tree.load(items), [Error]);
-        }
-        break;
-      }
-      case 'clear':
-        tree.clear();
-        model.clear();
-        break;
-      case 'cleanup':
-        expect(tree.cleanup()).toBe(tree);
-        break;
-      case 'insertBad': {
-        const it = shape.make(fresh--);
-        shape.place(it, { x: 3, y: 3, w: 1, h: 1, omit: false });
-        shape.spoil(it, op.which, op.kind);
-        expectThrow(() => tree.insert(it), BAD_BOUNDS);
-        expect(tree.has(it)).toBe(false);
-        break;
-      }
-      case 'updateBad': {
-        const it = pool[op.slot]!;
-        if (!model.has(it)) break;
-        const restore = shape.spoil(it, op.which, op.kind);
-        expectThrow(() => tree.update(it), BAD_BOUNDS);
-        expect(tree.has(it)).toBe(true);
-        const b = model.box(it)!;
-        const at = { x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY };
-        expect(tree.search(at), 'the item keeps its old bounds').toContain(it);
-        restore();
-        break;
-      }
-      case 'updateAllBad': {
-        // some items move, one present item gets bad bounds: updateAll throws and moves none
-        const victim = pool[op.slot]!;
-        if (!model.has(victim)) break;
-        op.moves.forEach((r, i) => {
-          const it = pool[(op.slot + 1 + i) % poolSize]!;
-          if (it !== victim) shape.place(it, r);
-        });
-        const restore = shape.spoil(victim, op.which, op.kind);
-        expectThrow(() => tree.updateAll(), BAD_BOUNDS);
-        restore();
-        // the model keeps every old box: the checks below show that nothing moved
-        break;
-      }
-      case 'loadBad': {
-        const items: I[] = [];
-        for (const e of op.entries) {
-          const it = pool[e.slot]!;
-          if (model.has(it) || items.includes(it)) continue;
-          shape.place(it, e.r);
-          items.push(it);
-        }
-        const bad = shape.make(fresh--);
-        shape.place(bad, { x: 5, y: 5, w: 0, h: 0, omit: false });
-        shape.spoil(bad, op.which, op.kind);
-        items.splice(op.at % (items.length + 1), 0, bad);
-        expectThrow(() => tree.load(items), BAD_BOUNDS);
-        for (const it of items) expect(tree.has(it), 'load inserted nothing').toBe(false);
-        break;
-      }
-    }
-    checkStructure(tree, model, pool, cfg);
-    checkQueries(tree, model, probe);
-  }
+      // updateAllBad: some items move, one present item gets bad bounds: updateAll throws and
+      // moves none
+      const victim = pool[op.slot]!;
+      if (!model.has(victim)) return;
+      op.moves.forEach((r, i) => {
+        const it = pool[(op.slot + 1 + i) % poolSize]!;
+        if (it !== victim) shape.place(it, r);
+      });
+      const restore = shape.spoil(victim, op.which, op.kind);
+      expectThrow(() => tree.updateAll(), BAD_BOUNDS);
+      restore();
+      // the model keeps every old box: the checks show that nothing moved
+    },
+    check: (m, pool) => checkStructure(tree, m, pool, cfg),
+  });
 }
 
 function scenarioArb(poolSize: number, maxSteps: number): fc.Arbitrary<Scenario> {

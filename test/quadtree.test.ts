@@ -3,7 +3,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Quadtree } from '../src/index.js';
-import { checkQueries, type Labelled, label, type Probe } from './dynamic-checks.js';
+import {
+  type CommonOp,
+  checkQueries,
+  type GenRect,
+  type Labelled,
+  label,
+  type Probe,
+  runModelSteps,
+} from './dynamic-checks.js';
 import {
   BruteIndex,
   checkPlacement,
@@ -19,15 +27,6 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Item shapes: the default `{ x, y, width?, height? }` and `{ minX, minY, maxX, maxY }` + toRect
 // ---------------------------------------------------------------------------------------------
-
-/** A rectangle drawn by the generators; `omit` drops zero sizes from default-shape items. */
-interface GenRect {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  omit: boolean;
-}
 
 interface Shape<I extends Labelled> {
   readonly name: string;
@@ -165,24 +164,7 @@ const probeArb: fc.Arbitrary<Probe> = fc
   })
   .map(({ zeroSegment, ...p }) => (zeroSegment ? { ...p, x2: p.x1, y2: p.y1 } : p));
 
-type Op =
-  | { t: 'insert'; slot: number; r: GenRect }
-  | { t: 'remove'; slot: number }
-  | { t: 'update'; slot: number; r: GenRect }
-  | { t: 'move'; slot: number; r: GenRect }
-  | { t: 'updateAll'; moves: { slot: number; r: GenRect }[] }
-  | { t: 'load'; entries: { slot: number; r: GenRect }[] }
-  | { t: 'clear' }
-  | { t: 'cleanup' }
-  | { t: 'insertBad'; which: number; kind: number }
-  | { t: 'updateBad'; slot: number; which: number; kind: number }
-  | {
-      t: 'loadBad';
-      entries: { slot: number; r: GenRect }[];
-      at: number;
-      which: number;
-      kind: number;
-    };
+type Op = CommonOp;
 
 function opArb(poolSize: number): fc.Arbitrary<Op> {
   const slot = fc.integer({ min: 0, max: poolSize - 1 });
@@ -252,23 +234,6 @@ const configArb: fc.Arbitrary<TreeConfig> = fc.record({
 // ---------------------------------------------------------------------------------------------
 
 /** Runs fn, expects it to throw one of the classes, returns the error. */
-function expectThrow(fn: () => unknown, classes: readonly (new (...a: never[]) => Error)[]): Error {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught, 'expected a throw').toBeInstanceOf(Error);
-  const err = caught as Error;
-  expect(
-    classes.some((c) => err instanceof c),
-    `expected ${classes.map((c) => c.name).join(' or ')}, got ${err.name}: ${err.message}`,
-  ).toBe(true);
-  return err;
-}
-
-const BAD_BOUNDS = [RangeError, TypeError] as const;
 
 /** size, has, all, pairs and the tree reported by visit, compared with the model. */
 function checkStructure<I extends Labelled>(
@@ -334,117 +299,9 @@ function runScenario<I extends Labelled>(
       ? new Quadtree<I>({ ...base, looseness })
       : new Quadtree<I>({ ...base, looseness, toRect: shape.toRect });
   const model = new BruteIndex<I>(shape.toRect);
-  const pool = Array.from({ length: poolSize }, (_, i) => shape.make(i));
-  let fresh = -1;
-
-  initial.forEach((r, i) => {
-    const it = pool[i]!;
-    shape.place(it, r);
-    tree.insert(it);
-    model.set(it);
+  runModelSteps<I, never>(tree, model, shape, poolSize, initial, steps, {
+    check: (m, pool, t) => checkStructure(tree, m, pool, cfg, looseness, t === 'cleanup'),
   });
-
-  for (const { op, probe } of steps) {
-    let cleaned = false;
-    switch (op.t) {
-      case 'insert': {
-        const it = pool[op.slot]!;
-        if (model.has(it)) {
-          expectThrow(() => tree.insert(it), [Error]);
-        } else {
-          shape.place(it, op.r);
-          expect(tree.insert(it)).toBe(tree);
-          model.set(it);
-        }
-        break;
-      }
-      case 'remove': {
-        const it = pool[op.slot]!;
-        expect(tree.remove(it), `remove(${label(it)})`).toBe(model.delete(it));
-        break;
-      }
-      case 'update': {
-        const it = pool[op.slot]!;
-        shape.place(it, op.r);
-        expect(tree.update(it), `update(${label(it)})`).toBe(model.has(it));
-        if (model.has(it)) model.set(it);
-        break;
-      }
-      case 'move': {
-        // the item moves without telling the index: the index keeps its old bounds
-        shape.place(pool[op.slot]!, op.r);
-        break;
-      }
-      case 'updateAll': {
-        for (const m of op.moves) shape.place(pool[m.slot]!, m.r);
-        expect(tree.updateAll()).toBe(tree);
-        for (const it of model.items()) model.set(it);
-        break;
-      }
-      case 'load': {
-        const items = op.entries.map((e) => pool[e.slot]!);
-        const ok = new Set(items).size === items.length && items.every((it) => !model.has(it));
-        for (const e of op.entries) {
-          const it = pool[e.slot]!;
-          if (!model.has(it)) shape.place(it, e.r);
-        }
-        if (ok) {
-          expect(tree.load(items)).toBe(tree);
-          for (const it of items) model.set(it);
-        } else {
-          expectThrow(() => tree.load(items), [Error]);
-        }
-        break;
-      }
-      case 'clear':
-        tree.clear();
-        model.clear();
-        break;
-      case 'cleanup':
-        expect(tree.cleanup()).toBe(tree);
-        cleaned = true;
-        break;
-      case 'insertBad': {
-        const it = shape.make(fresh--);
-        shape.place(it, { x: 3, y: 3, w: 1, h: 1, omit: false });
-        shape.spoil(it, op.which, op.kind);
-        expectThrow(() => tree.insert(it), BAD_BOUNDS);
-        expect(tree.has(it)).toBe(false);
-        break;
-      }
-      case 'updateBad': {
-        const it = pool[op.slot]!;
-        if (!model.has(it)) break;
-        const restore = shape.spoil(it, op.which, op.kind);
-        expectThrow(() => tree.update(it), BAD_BOUNDS);
-        expect(tree.has(it)).toBe(true);
-        // the item keeps its old bounds: a search at its stored place still finds it
-        const b = model.box(it)!;
-        const at = { x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY };
-        expect(tree.search(at)).toContain(it);
-        restore();
-        break;
-      }
-      case 'loadBad': {
-        const items: I[] = [];
-        for (const e of op.entries) {
-          const it = pool[e.slot]!;
-          if (model.has(it) || items.includes(it)) continue;
-          shape.place(it, e.r);
-          items.push(it);
-        }
-        const bad = shape.make(fresh--);
-        shape.place(bad, { x: 5, y: 5, w: 0, h: 0, omit: false });
-        shape.spoil(bad, op.which, op.kind);
-        items.splice(op.at % (items.length + 1), 0, bad);
-        expectThrow(() => tree.load(items), BAD_BOUNDS);
-        for (const it of items) expect(tree.has(it), 'load inserted nothing').toBe(false);
-        break;
-      }
-    }
-    checkStructure(tree, model, pool, cfg, looseness, cleaned);
-    checkQueries(tree, model, probe);
-  }
 }
 
 function scenarioArb(poolSize: number, maxSteps: number): fc.Arbitrary<Scenario> {
