@@ -299,7 +299,7 @@ export class RegionTree<T> implements Engine<T> {
     {
       const { lk, stack } = this;
       const { box, slot } = this.buckets;
-      const pendSlot = this.pendSlot;
+      const { pendSlot, pendBox } = this;
       let sp = 0;
       stack[sp++] = 0;
       while (sp > 0) {
@@ -307,8 +307,7 @@ export class RegionTree<T> implements Engine<T> {
         const l = 8 * n;
         const from = lk[l + START]!;
         const count = lk[l + COUNT]!;
-        pendSlot.set(slot.subarray(from, from + count), m);
-        this.pendBox.set(box.subarray(4 * from, 4 * (from + count)), 4 * m);
+        copyRange(slot, box, from, from + count, pendSlot, pendBox, m);
         m += count;
         const c = lk[l + CHILD]!;
         if (c >= 0) for (let k = c; k < c + 4; k++) if (lk[8 * k + SUB]! > 0) stack[sp++] = k;
@@ -423,7 +422,7 @@ export class RegionTree<T> implements Engine<T> {
     lk[l + START] = lo;
     lk[l + COUNT] = hi - lo;
     lk[l + CLASS] = hi > lo ? EXACT : -1;
-    if (src === other) copyRange(src.slot, src.box, lo, hi, home.slot, home.box);
+    if (src === other) copyRange(src.slot, src.box, lo, hi, home.slot, home.box, lo);
     claim(home.slot, lo, hi, this.store.node, this.store.pos, n);
   }
 
@@ -1248,7 +1247,7 @@ function scatter(
   }
 }
 
-// Copies the entries [lo, hi) of one pair of arrays into the same places of another.
+// Copies the entries [lo, hi) of one pair of arrays to another, from its entry `at` on.
 function copyRange(
   srcSlot: Int32Array,
   srcBox: Float64Array,
@@ -1256,8 +1255,9 @@ function copyRange(
   hi: number,
   dstSlot: Int32Array,
   dstBox: Float64Array,
+  at: number,
 ): void {
-  for (let e = lo; e < hi; e++) copyEntry(srcSlot, srcBox, e, dstSlot, dstBox, e);
+  for (let e = lo; e < hi; e++) copyEntry(srcSlot, srcBox, e, dstSlot, dstBox, at + e - lo);
 }
 
 // Copies entry e (slot and box) of one pair of arrays to entry `to` of another.
