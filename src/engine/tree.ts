@@ -41,6 +41,12 @@ import {
 
 const INF = Number.POSITIVE_INFINITY;
 const NODE_SHADE = 1 - 2 ** -50;
+/** A rebuild's buffer of entries: item slots and their boxes. */
+interface EntryArrays {
+  slot: Int32Array;
+  box: Float64Array;
+}
+
 /** Groups of a rebuild's split: stay, then for each child: stay in it, or one of its children. */
 const GROUPS = 21;
 /** Grandchild cells that contain no box (minX and minY +Infinity): see tagGroups. */
@@ -411,9 +417,9 @@ export class RegionTree<T> implements Engine<T> {
   // buckets will be (copied there from `other` if src is that).
   private own(
     n: number,
-    src: { slot: Int32Array; box: Float64Array },
-    other: { slot: Int32Array; box: Float64Array },
-    home: { slot: Int32Array; box: Float64Array },
+    src: EntryArrays,
+    other: EntryArrays,
+    home: EntryArrays,
     lo: number,
     hi: number,
   ): void {
@@ -1243,7 +1249,7 @@ function scatter(
     const g = tag[e]!;
     const to = edge[g]!;
     edge[g] = to + 1;
-    copyEntry(srcSlot, srcBox, e, dstSlot, dstBox, to);
+    copyEntryTo(srcSlot, srcBox, e, dstSlot, dstBox, to);
   }
 }
 
@@ -1257,11 +1263,11 @@ function copyRange(
   dstBox: Float64Array,
   at: number,
 ): void {
-  for (let e = lo; e < hi; e++) copyEntry(srcSlot, srcBox, e, dstSlot, dstBox, at + e - lo);
+  for (let e = lo; e < hi; e++) copyEntryTo(srcSlot, srcBox, e, dstSlot, dstBox, at + e - lo);
 }
 
 // Copies entry e (slot and box) of one pair of arrays to entry `to` of another.
-function copyEntry(
+function copyEntryTo(
   srcSlot: Int32Array,
   srcBox: Float64Array,
   e: number,
