@@ -3,6 +3,23 @@
 // runs (and is tested) in Node with a fake context.
 
 import type { PointLike, Rect, RectLike, VisitCallback } from './types.js';
+import { checkOptions } from './validate.js';
+
+// The keys each options object takes; any other throws an UnknownOptionError listing these.
+const FIT_OPTIONS = ['padding', 'flipY'] as const;
+const INDEX_STYLE = [
+  'colors',
+  'lineWidth',
+  'alpha',
+  'maxDepth',
+] as const satisfies readonly (keyof IndexStyle)[];
+const ITEM_STYLE = [
+  'fill',
+  'stroke',
+  'lineWidth',
+  'alpha',
+  'pointSize',
+] as const satisfies readonly (keyof CanvasStyle)[];
 
 /**
  * The part of `CanvasRenderingContext2D` the renderer uses. A real context satisfies it; so does
@@ -102,7 +119,7 @@ export const DEPTH_COLORS: readonly string[] = [
  * @param width - canvas width in pixels.
  * @param height - canvas height in pixels.
  * @param options - `padding` (pixels left free on each side, default 0); `flipY` (draw larger y
- * higher up, as on a map of latitudes; default false).
+ * higher up, as on a map of latitudes; default false). Another key throws an UnknownOptionError.
  */
 export function fitView(
   world: Rect,
@@ -110,7 +127,7 @@ export function fitView(
   height: number,
   options: { padding?: number; flipY?: boolean } = {},
 ): View {
-  const { padding = 0, flipY = false } = options;
+  const { padding = 0, flipY = false } = checkOptions(options, 'fitView', FIT_OPTIONS, true);
   const scale = Math.min(
     (width - 2 * padding) / (world.width || 1),
     (height - 2 * padding) / (world.height || 1),
@@ -159,7 +176,12 @@ export function drawIndex(
   style: IndexStyle = {},
   view: View = IDENTITY_VIEW,
 ): number {
-  const { colors = DEPTH_COLORS, lineWidth = 1, alpha = 1, maxDepth = Infinity } = style;
+  const {
+    colors = DEPTH_COLORS,
+    lineWidth = 1,
+    alpha = 1,
+    maxDepth = Infinity,
+  } = checkOptions(style, 'drawIndex style', INDEX_STYLE, true);
   const { scaleX, scaleY, offsetX, offsetY } = view;
   // One pass over the tree: each node's canvas rectangle goes to the list of its colour.
   const groups = Math.max(1, colors.length);
@@ -288,6 +310,7 @@ export function drawTriangles(
 
 // Fills and strokes the current path as the style says, leaving the context's state unchanged.
 function paint(ctx: Canvas2D, style: CanvasStyle): void {
+  checkOptions(style, 'canvas style', ITEM_STYLE, false);
   ctx.save();
   ctx.globalAlpha = style.alpha ?? 1;
   if (style.fill !== undefined) {

@@ -4,8 +4,10 @@
 // Each frame stamps the contacts it sees; an unchanged contact costs one probe and one write, and
 // nothing is allocated for it.
 
-import type { DynamicIndex } from './dynamic.js';
-import type { PairCallback } from './types.js';
+import { DynamicIndex } from './dynamic.js';
+import { describe, InvalidTypeError } from './errors.js';
+import { QueryIndex } from './queries.js';
+import type { IndexSummary, PairCallback } from './types.js';
 import { checkFunction } from './validate.js';
 
 const EMPTY = 0;
@@ -44,13 +46,29 @@ export class ContactTracker<T> {
   private readonly see = (a: number, b: number): void => this.seen(a, b);
 
   /**
-   * @param index - any dynamic index (Quadtree, GridLooseQuadtree, ...).
+   * @param index - any dynamic index (Quadtree, GridLooseQuadtree, PointQuadtree).
+   * @throws InvalidTypeError (a TypeError) for anything else, a StaticQuadtree included.
    */
   constructor(index: DynamicIndex<T>) {
-    if (index === null || typeof index !== 'object' || typeof index.pairSlots !== 'function') {
-      throw new TypeError('quadkit: new ContactTracker(index) needs a quadkit dynamic index');
+    if (!(index instanceof DynamicIndex)) {
+      const other: unknown = index;
+      const what =
+        other instanceof QueryIndex
+          ? `a ${other.constructor.name}, which never changes: call its pairs() once instead`
+          : describe(other);
+      throw new InvalidTypeError(
+        `quadkit: new ContactTracker(index) needs a dynamic index (Quadtree, GridLooseQuadtree or PointQuadtree), got ${what}`,
+      );
     }
     this.index = index;
+  }
+
+  /**
+   * A small summary for `JSON.stringify` and logs: `{ kind: 'ContactTracker', size, index }`
+   * (the index's own summary), never the contact table.
+   */
+  toJSON(): { kind: 'ContactTracker'; size: number; index: IndexSummary } {
+    return { kind: 'ContactTracker', size: this.live, index: this.index.toJSON() };
   }
 
   /** The number of pairs overlapping at the last `update`. */

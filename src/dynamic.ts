@@ -3,6 +3,7 @@
 // Subclasses (Quadtree, GridLooseQuadtree, PointQuadtree) only choose the engine.
 
 import type { Engine } from './engine/engine.js';
+import { DuplicateItemError, WalkInProgressError, wrongType } from './errors.js';
 import { QueryIndex } from './queries.js';
 import { BOUNDS } from './validate.js';
 
@@ -39,14 +40,17 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
    * of inserts in bulk: inserting many items one by one and then querying costs less than
    * placing each on its own, and the answers are the same.
    * @param item - the item; its bounds are read now (and again by `update`).
-   * @throws Error if the item is already in the index; RangeError/TypeError for bad bounds.
+   * @throws DuplicateItemError if the item is already in the index; InvalidValueError (a
+   * RangeError) for bounds that are not finite or have a negative size; InvalidTypeError (a
+   * TypeError) for an item that is not an object (without `toRect`), null or undefined;
+   * WalkInProgressError from inside a `pairs`, `visit` or `toRect` callback.
    */
   insert(item: T): this {
     this.idle('insert');
     this.readGuarded(item);
     // The engine tells a duplicate (and changes nothing): one hash operation per insert.
     if (this.engine.insert(item, BOUNDS, 0) < 0) {
-      throw new Error(
+      throw new DuplicateItemError(
         'quadkit: insert(item): the item is already in the index; call update(item) after moving it',
       );
     }
@@ -55,11 +59,12 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
 
   /**
    * Adds many items. All are validated first: if any is bad, or already present, or listed
-   * twice, nothing is added.
+   * twice, nothing is added (and the error is the one `insert` would throw).
    * @param items - the items to add.
    */
   load(items: readonly T[]): this {
     this.idle('load');
+    if (!Array.isArray(items)) wrongType('load(items): items', items, 'an array of items');
     const boxes = new Float64Array(4 * items.length);
     const seen = new Set<T>();
     const slots = this.engine.store.slots;
@@ -72,7 +77,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
         throw e;
       }
       if (slots.has(item) || seen.has(item)) {
-        throw new Error(
+        throw new DuplicateItemError(
           `quadkit: load(items): items[${i}] is already in the index or listed twice; nothing was loaded`,
         );
       }
@@ -101,7 +106,8 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
    * Re-reads the bounds of an item that moved or resized. O(1) while the item stays inside its
    * node's bounds; otherwise it climbs to the nearest node that contains it and descends again.
    * @returns false when the item is not in the index.
-   * @throws RangeError/TypeError for bad bounds (the item keeps its previous bounds).
+   * @throws InvalidValueError/InvalidTypeError for bad bounds (the item keeps its previous
+   * bounds).
    */
   update(item: T): boolean {
     this.idle('update');
@@ -206,7 +212,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
 
   private idle(method: string): void {
     if (this.engine.walking !== 0) {
-      throw new Error(
+      throw new WalkInProgressError(
         `quadkit: ${method}() was called from inside a pairs(), visit() or toRect callback; collect the changes and apply them after`,
       );
     }

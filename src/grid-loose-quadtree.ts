@@ -1,9 +1,12 @@
 import { DynamicIndex } from './dynamic.js';
 import { LooseGrid } from './engine/grid.js';
-import type { Rect, RectLike, ToRect } from './types.js';
-import { checkBounds, checkInteger, rectReader } from './validate.js';
+import type { IndexSummary, Rect, RectLike, RequireToRect, ToRect } from './types.js';
+import { checkBounds, checkInteger, checkOptions, rectReader } from './validate.js';
 
-/** Options of a {@link GridLooseQuadtree}. */
+/**
+ * Options of a {@link GridLooseQuadtree}. When the items are not `{ x, y, width?, height? }`,
+ * the constructor also requires `toRect` (see {@link RequireToRect}).
+ */
 export interface GridLooseQuadtreeOptions<T> {
   /**
    * The area the items live in; the grid covers a square of side max(width, height) from its
@@ -23,12 +26,27 @@ export interface GridLooseQuadtreeOptions<T> {
 /** Default `depth` (chosen by `npm run bench`). */
 export const DEFAULT_GRID_DEPTH = 6;
 const DEPTH_LIMIT = 10;
+const OPTIONS = [
+  'bounds',
+  'depth',
+  'toRect',
+] as const satisfies readonly (keyof GridLooseQuadtreeOptions<unknown>)[];
+
+/** The settings in a GridLooseQuadtree's `toJSON()`. */
+export interface GridLooseQuadtreeSettings {
+  bounds: Rect;
+  depth: number;
+}
 
 /**
  * A grid-loose quadtree: a complete loose quadtree stored as one grid per level, for scenes
  * where everything moves every frame. An item's level follows from its size and its cell from
  * its centre, so placing and relocating it is O(1); `update` of an item that stays inside its
  * cell's loose bounds (twice the cell) only writes its new bounds. Exact in every answer.
+ *
+ * The item type follows the data as for {@link Quadtree}: the parameter of `toRect`, the items of
+ * `GridLooseQuadtree.from(items, options)`, the declared type, or the written one; else
+ * {@link RectLike}. Items that are not rectangles need `toRect`, or the call does not compile.
  *
  * @typeParam T - the item type.
  */
@@ -40,14 +58,11 @@ export class GridLooseQuadtree<T = RectLike> extends DynamicIndex<T> {
 
   /**
    * Creates an empty grid-loose quadtree.
-   * @param options - `{ bounds, depth = 6, toRect }`.
+   * @param options - `{ bounds, depth = 6, toRect }`; `toRect` is required when the items are
+   * not `{ x, y, width?, height? }`. An unknown option throws an UnknownOptionError.
    */
-  constructor(options: GridLooseQuadtreeOptions<T>) {
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(
-        'quadkit: new GridLooseQuadtree(options) needs an options object with bounds',
-      );
-    }
+  constructor(options: GridLooseQuadtreeOptions<T> & RequireToRect<T>) {
+    checkOptions(options, 'GridLooseQuadtree', OPTIONS, false);
     const bounds = checkBounds('options.bounds', options.bounds);
     const { depth = DEFAULT_GRID_DEPTH } = options;
     checkInteger('options.depth', depth, 0, DEPTH_LIMIT);
@@ -57,5 +72,25 @@ export class GridLooseQuadtree<T = RectLike> extends DynamicIndex<T> {
     );
     this.bounds = bounds;
     this.depth = depth;
+  }
+
+  /**
+   * Creates a grid holding `items` (as `load` adds them), its item type inferred from them.
+   * @param items - the first items.
+   * @param options - as for the constructor.
+   */
+  static from<T>(
+    items: readonly T[],
+    options: GridLooseQuadtreeOptions<T> & RequireToRect<T>,
+  ): GridLooseQuadtree<T> {
+    return new GridLooseQuadtree<T>(options).load(items);
+  }
+
+  /**
+   * A small summary for `JSON.stringify` and logs: `{ kind: 'GridLooseQuadtree', size, nodes,
+   * depth, options: { bounds, depth } }` (`nodes`: the cells `visit` reports), never the items.
+   */
+  toJSON(): IndexSummary<GridLooseQuadtreeSettings> {
+    return this.summary('GridLooseQuadtree', { bounds: { ...this.bounds }, depth: this.depth });
   }
 }

@@ -1,9 +1,12 @@
 import { DynamicIndex } from './dynamic.js';
 import { RegionTree } from './engine/tree.js';
-import type { PointLike, Rect, ToPoint } from './types.js';
-import { checkBounds, checkInteger, pointReader } from './validate.js';
+import type { IndexSummary, PointLike, Rect, RequireToPoint, ToPoint } from './types.js';
+import { checkBounds, checkInteger, checkOptions, pointReader } from './validate.js';
 
-/** Options of a {@link PointQuadtree}. */
+/**
+ * Options of a {@link PointQuadtree}. When the items are not `{ x, y }`, the constructor also
+ * requires `toPoint` (see {@link RequireToPoint}).
+ */
 export interface PointQuadtreeOptions<T> {
   /** The area the points live in. Points outside it are still indexed (in the root node). */
   bounds: Rect;
@@ -22,11 +25,28 @@ export interface PointQuadtreeOptions<T> {
 export const DEFAULT_BUCKET_SIZE = 32;
 /** Default `maxLevels` of a PointQuadtree. */
 export const DEFAULT_POINT_LEVELS = 16;
+const OPTIONS = [
+  'bounds',
+  'bucketSize',
+  'maxLevels',
+  'toPoint',
+] as const satisfies readonly (keyof PointQuadtreeOptions<unknown>)[];
+
+/** The settings in a PointQuadtree's `toJSON()`. */
+export interface PointQuadtreeSettings {
+  bounds: Rect;
+  bucketSize: number;
+  maxLevels: number;
+}
 
 /**
  * A dynamic point quadtree (a bucket PR quadtree: each leaf holds up to `bucketSize` points and
  * splits into four quadrants beyond that), exact in every answer. `searchPoint(x, y)` finds the
- * items at exactly that point (seed 004's lookup); `nearest` finds the k nearest points.
+ * items at exactly that point; `nearest` finds the k nearest points.
+ *
+ * The item type follows the data as for {@link Quadtree}: the parameter of `toPoint`, the items
+ * of `PointQuadtree.from(items, options)`, the declared type, or the written one; else
+ * {@link PointLike}. Items that are not points need `toPoint`, or the call does not compile.
  *
  * @typeParam T - the item type.
  */
@@ -40,14 +60,11 @@ export class PointQuadtree<T = PointLike> extends DynamicIndex<T> {
 
   /**
    * Creates an empty point quadtree.
-   * @param options - `{ bounds, bucketSize = 32, maxLevels = 16, toPoint }`.
+   * @param options - `{ bounds, bucketSize = 32, maxLevels = 16, toPoint }`; `toPoint` is
+   * required when the items are not `{ x, y }`. An unknown option throws an UnknownOptionError.
    */
-  constructor(options: PointQuadtreeOptions<T>) {
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(
-        'quadkit: new PointQuadtree(options) needs an options object with bounds',
-      );
-    }
+  constructor(options: PointQuadtreeOptions<T> & RequireToPoint<T>) {
+    checkOptions(options, 'PointQuadtree', OPTIONS, false);
     const bounds = checkBounds('options.bounds', options.bounds);
     const { bucketSize = DEFAULT_BUCKET_SIZE, maxLevels = DEFAULT_POINT_LEVELS } = options;
     checkInteger('options.bucketSize', bucketSize, 1, 2 ** 30);
@@ -62,5 +79,27 @@ export class PointQuadtree<T = PointLike> extends DynamicIndex<T> {
     this.bounds = bounds;
     this.bucketSize = bucketSize;
     this.maxLevels = maxLevels;
+  }
+
+  /**
+   * Creates a point quadtree holding `items` (as `load` adds them), its item type inferred from
+   * them.
+   * @param items - the first items.
+   * @param options - as for the constructor.
+   */
+  static from<T>(
+    items: readonly T[],
+    options: PointQuadtreeOptions<T> & RequireToPoint<T>,
+  ): PointQuadtree<T> {
+    return new PointQuadtree<T>(options).load(items);
+  }
+
+  /**
+   * A small summary for `JSON.stringify` and logs: `{ kind: 'PointQuadtree', size, nodes, depth,
+   * options: { bounds, bucketSize, maxLevels } }`, never the items.
+   */
+  toJSON(): IndexSummary<PointQuadtreeSettings> {
+    const { bounds, bucketSize, maxLevels } = this;
+    return this.summary('PointQuadtree', { bounds: { ...bounds }, bucketSize, maxLevels });
   }
 }

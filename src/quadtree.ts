@@ -1,9 +1,12 @@
 import { DynamicIndex } from './dynamic.js';
 import { RegionTree } from './engine/tree.js';
-import type { Rect, RectLike, ToRect } from './types.js';
-import { checkBounds, checkInteger, checkRange, rectReader } from './validate.js';
+import type { IndexSummary, Rect, RectLike, RequireToRect, ToRect } from './types.js';
+import { checkBounds, checkInteger, checkOptions, checkRange, rectReader } from './validate.js';
 
-/** Options of a {@link Quadtree}. */
+/**
+ * Options of a {@link Quadtree}. When the items are not `{ x, y, width?, height? }`, the
+ * constructor also requires `toRect` (see {@link RequireToRect}).
+ */
 export interface QuadtreeOptions<T> {
   /** The area the items live in. Items outside it are still indexed (in the root node). */
   bounds: Rect;
@@ -21,11 +24,26 @@ export interface QuadtreeOptions<T> {
   toRect?: ToRect<T>;
 }
 
+/** The settings in a Quadtree's `toJSON()`. */
+export interface QuadtreeSettings {
+  bounds: Rect;
+  maxObjects: number;
+  maxLevels: number;
+  looseness: number;
+}
+
 /** Default `maxObjects` (chosen by `npm run bench`). */
 export const DEFAULT_MAX_OBJECTS = 32;
 /** Default `maxLevels` (chosen by `npm run bench`). */
 export const DEFAULT_MAX_LEVELS = 12;
 const LEVEL_LIMIT = 30;
+const OPTIONS = [
+  'bounds',
+  'maxObjects',
+  'maxLevels',
+  'looseness',
+  'toRect',
+] as const satisfies readonly (keyof QuadtreeOptions<unknown>)[];
 
 /**
  * A dynamic region quadtree of rectangles (and points), exact in every answer: the classic
@@ -33,7 +51,13 @@ const LEVEL_LIMIT = 30;
  *
  * Items are kept by reference; their bounds are copied in at `insert` and re-read by `update`.
  * Queries never call user code; `pairs` and `visit` do, and mutating the tree from inside their
- * callbacks throws an Error (queries from inside them are fine).
+ * callbacks throws a WalkInProgressError (queries from inside them are fine).
+ *
+ * The item type follows the data: the parameter of `toRect`
+ * (`new Quadtree({ bounds, toRect: (p: Player) => p.box })` is a `Quadtree<Player>`), the items of
+ * `Quadtree.from(items, options)`, the declared type (`const tree: Quadtree<Player> = new
+ * Quadtree({ bounds })`), or `new Quadtree<Player>({ bounds })`; with none of these it is
+ * {@link RectLike}. Items that are not rectangles need `toRect`, or the call does not compile.
  *
  * @typeParam T - the item type.
  */
@@ -49,12 +73,12 @@ export class Quadtree<T = RectLike> extends DynamicIndex<T> {
 
   /**
    * Creates an empty tree.
-   * @param options - `{ bounds, maxObjects = 32, maxLevels = 12, looseness = 1, toRect }`.
+   * @param options - `{ bounds, maxObjects = 32, maxLevels = 12, looseness = 1, toRect }`;
+   * `toRect` is required when the items are not `{ x, y, width?, height? }`. An unknown option
+   * throws an UnknownOptionError listing the known ones.
    */
-  constructor(options: QuadtreeOptions<T>) {
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError('quadkit: new Quadtree(options) needs an options object with bounds');
-    }
+  constructor(options: QuadtreeOptions<T> & RequireToRect<T>) {
+    checkOptions(options, 'Quadtree', OPTIONS, false);
     const bounds = checkBounds('options.bounds', options.bounds);
     const {
       maxObjects = DEFAULT_MAX_OBJECTS,
@@ -73,5 +97,24 @@ export class Quadtree<T = RectLike> extends DynamicIndex<T> {
     this.maxObjects = maxObjects;
     this.maxLevels = maxLevels;
     this.looseness = looseness;
+  }
+
+  /**
+   * Creates a tree holding `items` (as `load` adds them), its item type inferred from them:
+   * `Quadtree.from(players, { bounds })` is a `Quadtree<Player>`.
+   * @param items - the first items.
+   * @param options - as for the constructor.
+   */
+  static from<T>(items: readonly T[], options: QuadtreeOptions<T> & RequireToRect<T>): Quadtree<T> {
+    return new Quadtree<T>(options).load(items);
+  }
+
+  /**
+   * A small summary for `JSON.stringify` and logs: `{ kind: 'Quadtree', size, nodes, depth,
+   * options: { bounds, maxObjects, maxLevels, looseness } }`, never the items.
+   */
+  toJSON(): IndexSummary<QuadtreeSettings> {
+    const { bounds, maxObjects, maxLevels, looseness } = this;
+    return this.summary('Quadtree', { bounds: { ...bounds }, maxObjects, maxLevels, looseness });
   }
 }

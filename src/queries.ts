@@ -4,9 +4,19 @@
 
 import type { QueryEngine } from './engine/engine.js';
 import { CIRCLE, POINT, RAY, SEGMENT } from './engine/scan.js';
-import type { PairCallback, RayHit, Rect, VisitCallback } from './types.js';
+import { WalkInProgressError } from './errors.js';
+import type {
+  IndexSummary,
+  Neighbour,
+  PairCallback,
+  RayHit,
+  Rect,
+  VisitCallback,
+  VisitNode,
+} from './types.js';
 import {
   BOUNDS,
+  checkCount,
   checkFinite,
   checkFunction,
   checkInteger,
@@ -61,6 +71,12 @@ export abstract class QueryIndex<T> {
 
   /** Every item, in no particular order. */
   abstract all(): T[];
+
+  /**
+   * A small summary for `JSON.stringify` and logs: `{ kind, size, nodes, depth, options }`,
+   * never the items or the engine. Like `visit`, not from inside a `pairs` or `visit` callback.
+   */
+  abstract toJSON(): IndexSummary;
 
   /**
    * Items whose bounds overlap the rectangle (closed: touching counts).
@@ -121,17 +137,57 @@ export abstract class QueryIndex<T> {
   /**
    * The k items nearest to (x, y), nearest first, by the distance from the point to their bounds
    * (0 inside); only items within `maxDistance`. Among items at equal distance the order is that
-   * of insertion slots.
-   * @param k - how many (default 1).
+   * of insertion slots. `k = Infinity` gives every item within `maxDistance`, sorted (with
+   * `maxDistance = Infinity` too: every item, sorted by distance, in O(n log n)).
+   * @param x - the query point's x; `y` its y.
+   * @param k - how many: an integer >= 0, or Infinity for all (default 1).
    * @param maxDistance - farthest distance included (default Infinity).
    */
   nearest(x: number, y: number, k = 1, maxDistance = Number.POSITIVE_INFINITY): T[] {
     return this.list(this.nearestQuery(x, y, k, maxDistance));
   }
 
-  /** Allocation-free `nearest`: writes the items to `out` nearest first and returns their count. */
-  nearestInto(x: number, y: number, k: number, maxDistance: number, out: T[]): number {
-    return this.into(this.nearestQuery(x, y, k, maxDistance), out);
+  /**
+   * `nearest` with the distances: `{ item, distance }` for each of the k nearest items, nearest
+   * first (the same items in the same order as `nearest`).
+   * @param x - the query point's x; `y` its y.
+   * @param k - how many: an integer >= 0, or Infinity for all within `maxDistance` (default 1).
+   * @param maxDistance - farthest distance included (default Infinity).
+   */
+  nearestWithDistances(
+    x: number,
+    y: number,
+    k = 1,
+    maxDistance = Number.POSITIVE_INFINITY,
+  ): Neighbour<T>[] {
+    const n = this.nearestQuery(x, y, k, maxDistance);
+    const keys = this.engine.best.keys;
+    const out = new Array<Neighbour<T>>(n);
+    for (let i = 0; i < n; i++) out[i] = { item: this.itemAt(i), distance: keys[i]! };
+    return out;
+  }
+
+  /**
+   * Allocation-free `nearest`: writes the items to `out` nearest first, and their distances to
+   * `distances` when given, and returns their count.
+   * @param k - how many: an integer >= 0, or Infinity for all within `maxDistance`.
+   * @param out - receives the items from index 0.
+   * @param distances - receives the distances from index 0 (optional).
+   */
+  nearestInto(
+    x: number,
+    y: number,
+    k: number,
+    maxDistance: number,
+    out: T[],
+    distances?: Float64Array | number[],
+  ): number {
+    const n = this.into(this.nearestQuery(x, y, k, maxDistance), out);
+    if (distances !== undefined) {
+      const keys = this.engine.best.keys;
+      for (let i = 0; i < n; i++) distances[i] = keys[i]!;
+    }
+    return n;
   }
 
   /**
@@ -224,6 +280,21 @@ export abstract class QueryIndex<T> {
   }
 
   /**
+   * The summary `toJSON` gives: kind, size, the nodes `visit` reports and their depth, and the
+   * settings. Like `visit`, it cannot run inside a `pairs` or `visit` callback.
+   * @internal
+   */
+  protected summary<O extends object>(kind: string, options: O): IndexSummary<O> {
+    let nodes = 0;
+    let depth = 0;
+    this.visit((node: VisitNode) => {
+      nodes++;
+      if (node.depth > depth) depth = node.depth;
+    });
+    return { kind, size: this.size, nodes, depth, options };
+  }
+
+  /**
    * Calls `callback(slotA, slotB)` for every overlapping pair, by item slot (for trackers
    * built on the index; see `ContactTracker`). Same rules as `pairs`.
    * @internal
@@ -242,7 +313,7 @@ export abstract class QueryIndex<T> {
   // Refuses to start a walk that calls user code inside another one (they share scratch space).
   private notWalking(method: string): void {
     if (this.engine.walking !== 0) {
-      throw new Error(
+      throw new WalkInProgressError(
         `quadkit: ${method}() cannot run inside a pairs() or visit() callback; collect first`,
       );
     }
@@ -277,7 +348,7 @@ export abstract class QueryIndex<T> {
   private nearestQuery(x: number, y: number, k: number, maxDistance: number): number {
     checkFinite('x', x);
     checkFinite('y', y);
-    checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
+    checkCount('k', k);
     checkNonNegative('maxDistance', maxDistance, true);
     return this.engine.nearest(POINT, stage(x, y, maxDistance, 0), 0, Math.min(k, this.size));
   }

@@ -1,10 +1,20 @@
 import { PackedTree } from './engine/packed.js';
+import { InvalidTypeError, InvalidValueError, wrongType } from './errors.js';
 import { QueryIndex } from './queries.js';
-import type { Rect, RectLike, ToRect } from './types.js';
-import { BOUNDS, checkBounds, checkFunction, checkInteger, readItem } from './validate.js';
+import type { IndexSummary, Rect, RectLike, RequireToRect, ToRect } from './types.js';
+import {
+  BOUNDS,
+  checkBounds,
+  checkFinite,
+  checkFlag,
+  checkFunction,
+  checkInteger,
+  checkOptions,
+  readItem,
+} from './validate.js';
 
-/** Options of {@link StaticQuadtree.from}, `fromBoxes` and `fromPoints`. */
-export interface StaticQuadtreeOptions<T> {
+/** Options of {@link StaticQuadtree.fromBoxes} and `fromPoints`. */
+export interface StaticBuildOptions {
   /** Children per node (default 16, from 2 to 65536). */
   nodeSize?: number;
   /**
@@ -15,12 +25,35 @@ export interface StaticQuadtreeOptions<T> {
   bounds?: Rect;
   /** Build in a SharedArrayBuffer, to share with worker threads (default false). */
   shared?: boolean;
-  /** Reads an item's bounds when items are not `{ x, y, width?, height? }` (`from` only). */
+}
+
+/**
+ * Options of {@link StaticQuadtree.from}: those of `fromBoxes`, and `toRect`, required when the
+ * items are not `{ x, y, width?, height? }`.
+ */
+export interface StaticQuadtreeOptions<T> extends StaticBuildOptions {
+  /** Reads an item's bounds when items are not `{ x, y, width?, height? }`. */
   toRect?: ToRect<T>;
+}
+
+/** The settings in a StaticQuadtree's `toJSON()`. */
+export interface StaticQuadtreeSettings {
+  nodeSize: number;
+  /** Whether the tree lives in a SharedArrayBuffer. */
+  shared: boolean;
 }
 
 /** Default `nodeSize` (chosen by `npm run bench`). */
 export const DEFAULT_NODE_SIZE = 16;
+const BUILD_OPTIONS = [
+  'nodeSize',
+  'bounds',
+  'shared',
+] as const satisfies readonly (keyof StaticBuildOptions)[];
+const FROM_OPTIONS = [
+  ...BUILD_OPTIONS,
+  'toRect',
+] as const satisfies readonly (keyof StaticQuadtreeOptions<unknown>)[];
 
 /**
  * A bulk-loaded, immutable spatial index packed into one ArrayBuffer: items sorted along a
@@ -28,6 +61,9 @@ export const DEFAULT_NODE_SIZE = 16;
  * indexes (search, searchPoint, searchCircle, searchSegment, collides, nearest, pairs,
  * retrieve, visit, with allocation-free forms), minus the mutators. `toBuffer()` and
  * `StaticQuadtree.fromBuffer(buffer)` save and reopen it, also in a worker thread.
+ *
+ * The item type of `from(items)` is that of the items; items that are not rectangles need
+ * `toRect`, or the call does not compile.
  *
  * @typeParam T - the item type; `number` (item indices) for trees built from raw coordinates or
  * opened from a buffer.
@@ -46,18 +82,27 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
   }
 
   /**
-   * Builds a tree over items; queries return the items.
+   * Builds a tree over items that are `{ x, y, width?, height? }`; queries return the items.
    * @param items - the items; their bounds are read once, now.
    * @param options - `{ nodeSize = 16, bounds, shared = false, toRect }`.
    */
-  static from<T = RectLike>(
+  static from<T extends RectLike>(
     items: readonly T[],
-    options: StaticQuadtreeOptions<T> = {},
-  ): StaticQuadtree<T> {
+    options?: StaticQuadtreeOptions<T>,
+  ): StaticQuadtree<T>;
+  /**
+   * Builds a tree over items whose bounds `toRect` reads; queries return the items.
+   * @param items - the items; their bounds are read once, now.
+   * @param options - `{ toRect, nodeSize = 16, bounds, shared = false }`.
+   */
+  static from<T>(
+    items: readonly T[],
+    options: StaticQuadtreeOptions<T> & RequireToRect<T>,
+  ): StaticQuadtree<T>;
+  static from<T>(items: readonly T[], options?: StaticQuadtreeOptions<T>): StaticQuadtree<T> {
     if (!Array.isArray(items))
-      throw new TypeError('quadkit: StaticQuadtree.from(items) needs an array of items');
-    checkOptions(options);
-    const { toRect } = options;
+      wrongType('StaticQuadtree.from(items): items', items, 'an array of items');
+    const { toRect } = checkOptions(options, 'StaticQuadtree.from', FROM_OPTIONS, true);
     if (toRect !== undefined) checkFunction('options.toRect', toRect);
     const n = items.length;
     const boxes = new Float64Array(4 * n);
@@ -73,7 +118,7 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
       boxes[4 * i + 2] = BOUNDS[2]!;
       boxes[4 * i + 3] = BOUNDS[3]!;
     }
-    return new StaticQuadtree<T>(build(boxes, n, options), items.slice());
+    return new StaticQuadtree<T>(build(boxes, n, options ?? {}), items.slice());
   }
 
   /**
@@ -83,19 +128,10 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
    */
   static fromBoxes(
     boxes: ArrayLike<number>,
-    options: StaticQuadtreeOptions<number> = {},
+    options: StaticBuildOptions = {},
   ): StaticQuadtree<number> {
-    if (
-      boxes === null ||
-      typeof boxes !== 'object' ||
-      typeof boxes.length !== 'number' ||
-      boxes.length % 4 !== 0
-    ) {
-      throw new TypeError(
-        'quadkit: StaticQuadtree.fromBoxes(boxes) needs an array of 4 numbers per box',
-      );
-    }
-    checkOptions(options);
+    checkFlat(boxes, 'fromBoxes(boxes)', 4, 'minX, minY, maxX, maxY per box');
+    checkOptions(options, 'StaticQuadtree.fromBoxes', BUILD_OPTIONS, true);
     const n = boxes.length / 4;
     // The build only reads its input: a Float64Array is used as it is; other arrays are checked
     // (a null or a string would otherwise become a number).
@@ -111,28 +147,17 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
    */
   static fromPoints(
     points: ArrayLike<number>,
-    options: StaticQuadtreeOptions<number> = {},
+    options: StaticBuildOptions = {},
   ): StaticQuadtree<number> {
-    if (
-      points === null ||
-      typeof points !== 'object' ||
-      typeof points.length !== 'number' ||
-      points.length % 2 !== 0
-    ) {
-      throw new TypeError(
-        'quadkit: StaticQuadtree.fromPoints(points) needs an array of 2 numbers per point',
-      );
-    }
-    checkOptions(options);
+    checkFlat(points, 'fromPoints(points)', 2, 'x, y per point');
+    checkOptions(options, 'StaticQuadtree.fromPoints', BUILD_OPTIONS, true);
     const n = points.length / 2;
     const src = new Float64Array(4 * n);
     for (let i = 0; i < n; i++) {
       const x = points[2 * i]!;
       const y = points[2 * i + 1]!;
-      if (typeof x !== 'number' || x - x !== 0)
-        throw new RangeError(`quadkit: points[${2 * i}] must be a finite number, got ${x}`);
-      if (typeof y !== 'number' || y - y !== 0)
-        throw new RangeError(`quadkit: points[${2 * i + 1}] must be a finite number, got ${y}`);
+      if (typeof x !== 'number' || x - x !== 0) checkFinite(`points[${2 * i}]`, x);
+      if (typeof y !== 'number' || y - y !== 0) checkFinite(`points[${2 * i + 1}]`, y);
       src[4 * i] = x;
       src[4 * i + 1] = y;
       src[4 * i + 2] = x;
@@ -168,16 +193,30 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     return Array.from({ length: this.size }, (_, i) => i as T);
   }
 
+  /**
+   * A small summary for `JSON.stringify` and logs: `{ kind: 'StaticQuadtree', size, nodes, depth,
+   * options: { nodeSize, shared } }`, never the items or the buffer.
+   */
+  toJSON(): IndexSummary<StaticQuadtreeSettings> {
+    const shared =
+      typeof SharedArrayBuffer !== 'undefined' && this.tree.data instanceof SharedArrayBuffer;
+    return this.summary('StaticQuadtree', { nodeSize: this.nodeSize, shared });
+  }
+
   /** @internal */
   protected slotItems(): readonly T[] | null {
     return this.items;
   }
 }
 
-function checkOptions(options: unknown): void {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(
-      `quadkit: options must be an object { nodeSize, bounds, shared, toRect }, got ${String(options)}`,
+// Throws unless `values` is an array-like whose length is a multiple of `per`.
+function checkFlat(values: ArrayLike<number>, name: string, per: number, layout: string): void {
+  if (values === null || typeof values !== 'object' || typeof values.length !== 'number') {
+    wrongType(`StaticQuadtree.${name}`, values, `an array of numbers, ${layout}`);
+  }
+  if (values.length % per !== 0) {
+    throw new InvalidValueError(
+      `quadkit: StaticQuadtree.${name} has length ${values.length}, not a multiple of ${per} (${layout})`,
     );
   }
 }
@@ -191,7 +230,7 @@ function checkBoxes(src: Float64Array, n: number): void {
     const c = src[j + 2]!;
     const d = src[j + 3]!;
     if (!(a <= c && b <= d && a - a === 0 && b - b === 0 && c - c === 0 && d - d === 0)) {
-      throw new RangeError(
+      throw new InvalidValueError(
         `quadkit: box ${i} must be 4 finite numbers minX <= maxX, minY <= maxY, got [${a}, ${b}, ${c}, ${d}]`,
       );
     }
@@ -203,11 +242,7 @@ function toNumbers(values: ArrayLike<number>, name: string): Float64Array {
   const out = new Float64Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (typeof v !== 'number') {
-      throw new TypeError(
-        `quadkit: ${name}[${i}] (box ${Math.floor(i / 4)}) must be a number, got ${v === null ? 'null' : typeof v}`,
-      );
-    }
+    if (typeof v !== 'number') wrongType(`${name}[${i}] (box ${Math.floor(i / 4)})`, v, 'a number');
     out[i] = v;
   }
   return out;
@@ -217,20 +252,21 @@ function toNumbers(values: ArrayLike<number>, name: string): Float64Array {
 function build<T>(boxes: Float64Array, n: number, options: StaticQuadtreeOptions<T>): PackedTree {
   const { nodeSize = DEFAULT_NODE_SIZE, shared = false } = options;
   checkInteger('options.nodeSize', nodeSize, 2, 65536);
+  checkFlag('options.shared', shared);
   let bounds: Float64Array | null = null;
   if (options.bounds !== undefined) {
     const b = checkBounds('options.bounds', options.bounds);
     bounds = Float64Array.of(b.x, b.y, b.x + b.width, b.y + b.height);
   }
   if (shared && typeof SharedArrayBuffer === 'undefined') {
-    throw new TypeError(
+    throw new InvalidTypeError(
       'quadkit: options.shared needs SharedArrayBuffer (a cross-origin isolated page)',
     );
   }
   const tree = PackedTree.build(boxes, n, nodeSize, shared === true, bounds);
   if (tree === null) {
     checkBoxes(boxes, n);
-    throw new RangeError('quadkit: a box is not 4 finite numbers with min <= max');
+    throw new InvalidValueError('quadkit: a box is not 4 finite numbers with min <= max');
   }
   return tree;
 }

@@ -8,6 +8,7 @@
 import { BinGrid } from './engine/bins.js';
 import { KBest } from './engine/queue.js';
 import { POINT, RAY } from './engine/scan.js';
+import { InvalidValueError, wrongType } from './errors.js';
 import { orient2d } from './geometry/orient.js';
 import {
   closestPointOnTriangle,
@@ -16,8 +17,16 @@ import {
   triangleIntersectsBox,
   triangleIntersectsSegment,
 } from './geometry/triangle.js';
-import type { RayHit, Rect, VisitCallback } from './types.js';
-import { BOUNDS, checkFinite, checkFunction, checkInteger, readQueryRect } from './validate.js';
+import type { IndexSummary, RayHit, Rect, VisitCallback } from './types.js';
+import {
+  BOUNDS,
+  checkFinite,
+  checkFlag,
+  checkFunction,
+  checkInteger,
+  checkOptions,
+  readQueryRect,
+} from './validate.js';
 
 /** Options of {@link TriangleIndex}. */
 export interface TriangleIndexOptions {
@@ -27,6 +36,15 @@ export interface TriangleIndexOptions {
    */
   skipDegenerate?: boolean;
 }
+
+/** The settings in a TriangleIndex's `toJSON()`. */
+export interface TriangleIndexSettings {
+  skipDegenerate: boolean;
+  /** How many zero-area triangles were left out. */
+  skipped: number;
+}
+
+const OPTIONS = ['skipDegenerate'] as const satisfies readonly (keyof TriangleIndexOptions)[];
 
 /** The triangle nearest to a point, and the point of it nearest to the query. */
 export interface NearestTriangle {
@@ -71,22 +89,24 @@ export class TriangleIndex {
   private nearestTri = -1;
   private nearestDistance = INF;
   private readonly view = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
+  private readonly skipDegenerate: boolean;
 
   /**
    * Indexes a mesh.
    * @param coords - vertex coordinates, x and y of each vertex in turn (finite numbers).
    * @param triangles - three vertex indices per triangle (integers into `coords`).
-   * @param options - `{ skipDegenerate = false }`.
+   * @param options - `{ skipDegenerate = false }`; an unknown option throws an
+   * UnknownOptionError.
    */
   constructor(
     coords: ArrayLike<number>,
     triangles: ArrayLike<number>,
     options: TriangleIndexOptions = {},
   ) {
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(`quadkit: TriangleIndex options must be an object, got ${options}`);
-    }
+    checkOptions(options, 'TriangleIndex', OPTIONS, true);
+    checkFlag('options.skipDegenerate', options.skipDegenerate);
     const skipDegenerate = options.skipDegenerate === true;
+    this.skipDegenerate = skipDegenerate;
     const vertices = checkCoords(coords);
     const size = checkTriangles(triangles, vertices);
     this.size = size;
@@ -108,7 +128,7 @@ export class TriangleIndex {
       corners.set([ax, ay, bx, by, cx, cy], 6 * t);
       if (orient2d(ax, ay, bx, by, cx, cy) === 0) {
         if (!skipDegenerate) {
-          throw new RangeError(
+          throw new InvalidValueError(
             `quadkit: triangle ${t} (vertices ${a / 2}, ${b / 2}, ${c / 2}) has zero area; ` +
               'remove it, or pass { skipDegenerate: true } to leave such triangles out',
           );
@@ -329,6 +349,21 @@ export class TriangleIndex {
     }
   }
 
+  /**
+   * A small summary for `JSON.stringify` and logs: `{ kind: 'TriangleIndex', size, nodes, depth,
+   * options: { skipDegenerate, skipped } }` (`nodes`: what `visit` reports), never the mesh.
+   */
+  toJSON(): IndexSummary<TriangleIndexSettings> {
+    let nodes = 0;
+    let depth = 0;
+    this.visit((node) => {
+      nodes++;
+      depth = Math.max(depth, node.depth);
+    });
+    const options = { skipDegenerate: this.skipDegenerate, skipped: this.skipped.length };
+    return { kind: 'TriangleIndex', size: this.size, nodes, depth, options };
+  }
+
   // Triangles meeting the query rectangle, ascending, into `results`.
   private rectQuery(rect: Rect): number {
     readQueryRect(rect);
@@ -483,12 +518,10 @@ function sortAscending(a: Int32Array, n: number): void {
 // Validates vertex coordinates; returns the number of vertices.
 function checkCoords(coords: ArrayLike<number>): number {
   if (coords === null || typeof coords !== 'object' || typeof coords.length !== 'number') {
-    throw new TypeError(
-      `quadkit: TriangleIndex coords must be an array of numbers [x0, y0, x1, y1, …], got ${coords}`,
-    );
+    wrongType('TriangleIndex coords', coords, 'an array of numbers [x0, y0, x1, y1, …]');
   }
   if (coords.length % 2 !== 0) {
-    throw new RangeError(
+    throw new InvalidValueError(
       `quadkit: TriangleIndex coords has odd length ${coords.length}; it holds x, y pairs`,
     );
   }
@@ -499,12 +532,10 @@ function checkCoords(coords: ArrayLike<number>): number {
 // Validates vertex indices; returns the number of triangles.
 function checkTriangles(triangles: ArrayLike<number>, vertices: number): number {
   if (triangles === null || typeof triangles !== 'object' || typeof triangles.length !== 'number') {
-    throw new TypeError(
-      `quadkit: TriangleIndex triangles must be an array of vertex indices, got ${triangles}`,
-    );
+    wrongType('TriangleIndex triangles', triangles, 'an array of vertex indices');
   }
   if (triangles.length % 3 !== 0) {
-    throw new RangeError(
+    throw new InvalidValueError(
       `quadkit: TriangleIndex triangles has length ${triangles.length}, not a multiple of 3; ` +
         'it holds 3 vertex indices per triangle',
     );
@@ -512,7 +543,7 @@ function checkTriangles(triangles: ArrayLike<number>, vertices: number): number 
   for (let i = 0; i < triangles.length; i++) {
     const v = triangles[i]!;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= vertices) {
-      throw new RangeError(
+      throw new InvalidValueError(
         `quadkit: TriangleIndex triangles[${i}] (triangle ${Math.floor(i / 3)}) is ${v}; ` +
           `expected a vertex index from 0 to ${vertices - 1}`,
       );

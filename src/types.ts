@@ -53,3 +53,43 @@ export interface RayHit<T> {
   item: T;
   distance: number;
 }
+
+/**
+ * What an index's options add when its items are not rectangles: nothing when `T` is
+ * {@link RectLike} (the items' own `x`, `y`, `width`, `height` are read), else a required
+ * `toRect`. So `new Quadtree<{ id: string }>({ bounds })` does not compile.
+ * @typeParam T - the item type.
+ */
+export type RequireToRect<T> = [T] extends [RectLike] ? unknown : { toRect: ToRect<T> };
+
+/**
+ * What a point index's options add when its items are not points: nothing when `T` is
+ * {@link PointLike}, else a required `toPoint`.
+ * @typeParam T - the item type.
+ */
+export type RequireToPoint<T> = [T] extends [PointLike] ? unknown : { toPoint: ToPoint<T> };
+
+/** One of the answers of `nearestWithDistances`: an item and its distance from the query point. */
+export interface Neighbour<T> {
+  item: T;
+  /** The distance from the query point to the item's bounds (0 inside them). */
+  distance: number;
+}
+
+/**
+ * What `toJSON()` (and so `JSON.stringify`) gives for an index: what kind it is, its size and
+ * shape, and its settings; never the items or the engine's arrays.
+ * @typeParam O - the settings of that kind of index.
+ */
+export interface IndexSummary<O extends object = object> {
+  /** The class: `'Quadtree'`, `'GridLooseQuadtree'`, `'PointQuadtree'`, `'StaticQuadtree'`. */
+  kind: string;
+  /** Number of items. */
+  size: number;
+  /** Number of nodes (cells, for a GridLooseQuadtree) that `visit` reports. */
+  nodes: number;
+  /** Depth of the deepest of them (the root is 0). */
+  depth: number;
+  /** The settings the index was built with (its options with their defaults filled in). */
+  options: O;
+}

@@ -1,23 +1,13 @@
 // Validation at the boundary: every front door checks its input here before any mutation, so a
-// bad item or argument throws a RangeError/TypeError that names the field and leaves the index
-// unchanged. `x - x === 0` is true exactly for finite numbers (NaN and ±Infinity give NaN).
+// bad item or argument throws an InvalidValueError (a RangeError) or InvalidTypeError (a
+// TypeError) that names the field and leaves the index unchanged. `x - x === 0` is true exactly
+// for finite numbers (NaN and ±Infinity give NaN).
 
+import { badField as bad, UnknownOptionError, wrongType } from './errors.js';
 import type { PointLike, Rect, RectLike, ToPoint, ToRect } from './types.js';
 
 /** Scratch for the bounds of the item being read: minX, minY, maxX, maxY. */
 export const BOUNDS = new Float64Array(4);
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'object' && value !== null)
-    return Array.isArray(value) ? 'an array' : 'an object';
-  return String(value);
-}
-
-function bad(what: string, value: unknown, rule: string): never {
-  const text = `quadkit: ${what} must be ${rule}, got ${describe(value)}`;
-  throw typeof value === 'number' ? new RangeError(text) : new TypeError(text);
-}
 
 /**
  * Reads an item's bounds into `BOUNDS` (minX, minY, maxX, maxY), through `toRect` when given,
@@ -25,13 +15,21 @@ function bad(what: string, value: unknown, rule: string): never {
  * finite numbers or a size is negative.
  */
 export function readItem<T>(item: T, toRect: ToRect<T> | undefined): void {
-  if (item === undefined || item === null)
-    bad('item', item, 'an object (items are kept by reference)');
-  const r = (toRect === undefined ? item : toRect(item)) as RectLike | null | undefined;
-  if (r === null || typeof r !== 'object') {
-    bad(toRect === undefined ? 'item' : 'toRect(item)', r, 'an object { x, y, width?, height? }');
+  if (toRect === undefined) {
+    if (item === null || typeof item !== 'object') {
+      wrongType('item', item, 'an object { x, y, width?, height? } (or give options.toRect)');
+    }
+    readRectLike(item as unknown as RectLike, 'item');
+    return;
   }
-  readRectLike(r, toRect === undefined ? 'item' : 'toRect(item)');
+  if (item === undefined || item === null) {
+    wrongType('item', item, 'a value kept by reference, not null or undefined');
+  }
+  const r = toRect(item) as RectLike | null | undefined;
+  if (r === null || typeof r !== 'object') {
+    wrongType('toRect(item)', r, 'an object { x, y, width?, height? }');
+  }
+  readRectLike(r, 'toRect(item)');
 }
 
 /**
@@ -39,11 +37,16 @@ export function readItem<T>(item: T, toRect: ToRect<T> | undefined): void {
  * else from `item.x`, `item.y`. Throws when they are not finite numbers.
  */
 export function readPointItem<T>(item: T, toPoint: ToPoint<T> | undefined): void {
-  if (item === undefined || item === null)
-    bad('item', item, 'an object (items are kept by reference)');
+  if (toPoint === undefined) {
+    if (item === null || typeof item !== 'object') {
+      wrongType('item', item, 'an object { x, y } (or give options.toPoint)');
+    }
+  } else if (item === undefined || item === null) {
+    wrongType('item', item, 'a value kept by reference, not null or undefined');
+  }
   const p = (toPoint === undefined ? item : toPoint(item)) as PointLike | null | undefined;
   const name = toPoint === undefined ? 'item' : 'toPoint(item)';
-  if (p === null || typeof p !== 'object') bad(name, p, 'an object { x, y }');
+  if (p === null || typeof p !== 'object') wrongType(name, p, 'an object { x, y }');
   const { x, y } = p;
   if (typeof x !== 'number' || x - x !== 0) bad(`${name}.x`, x, 'a finite number');
   if (typeof y !== 'number' || y - y !== 0) bad(`${name}.y`, y, 'a finite number');
@@ -88,7 +91,7 @@ export function pointReader<T>(toPoint: ToPoint<T> | undefined): (item: T) => vo
 /** Reads a query rectangle into `BOUNDS`; throws when it is not a finite rectangle. */
 export function readQueryRect(rect: Rect): void {
   if (rect === null || typeof rect !== 'object')
-    bad('rect', rect, 'an object { x, y, width, height }');
+    wrongType('rect', rect, 'an object { x, y, width, height }');
   readRectLike(rect, 'rect');
 }
 
@@ -115,21 +118,34 @@ export function checkInteger(name: string, value: number, min: number, max: numb
   }
 }
 
+/** Throws unless `value` is a count of answers: an integer >= 0, or Infinity for all. */
+export function checkCount(name: string, value: number): void {
+  if (value === Number.POSITIVE_INFINITY) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    bad(name, value, 'an integer >= 0, or Infinity for all');
+  }
+}
+
 /** Throws unless `value` is a number in [min, max]. */
 export function checkRange(name: string, value: number, min: number, max: number): void {
   if (typeof value !== 'number' || !(value >= min && value <= max))
     bad(name, value, `a number from ${min} to ${max}`);
 }
 
+/** Throws unless `value` is a boolean or undefined (an optional flag). */
+export function checkFlag(name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'boolean') wrongType(name, value, 'true or false');
+}
+
 /** Throws unless `value` is a function. */
 export function checkFunction(name: string, value: unknown): void {
-  if (typeof value !== 'function') bad(name, value, 'a function');
+  if (typeof value !== 'function') wrongType(name, value, 'a function');
 }
 
 /** Validates the bounds option of an index: finite x, y and finite positive width, height. */
 export function checkBounds(name: string, b: Rect | undefined): Rect {
   if (b === null || typeof b !== 'object') {
-    bad(name, b, 'an object { x, y, width, height } giving the area the items live in');
+    wrongType(name, b, 'an object { x, y, width, height } giving the area the items live in');
   }
   checkFinite(`${name}.x`, b.x);
   checkFinite(`${name}.y`, b.y);
@@ -143,4 +159,32 @@ export function checkBounds(name: string, b: Rect | undefined): Rect {
     bad(`${name}.x + width`, b.x + b.width, 'finite');
   }
   return { x: b.x, y: b.y, width: b.width, height: b.height };
+}
+
+/**
+ * Checks an options object at a front door: it must be an object (`undefined` stands for `{}`
+ * when `optional`), and every own key must be one of `known`, else an UnknownOptionError lists
+ * them. Returns the options (`{}` for an absent optional object).
+ * @param options - what the caller passed.
+ * @param owner - who takes the options, as the message names it (`Quadtree`, `fitView`).
+ * @param known - the option names it knows, in the order the message lists them.
+ * @param optional - whether the options object may be left out.
+ */
+export function checkOptions<O extends object>(
+  options: O | undefined,
+  owner: string,
+  known: readonly string[],
+  optional: boolean,
+): O {
+  if (options === undefined && optional) return {} as O;
+  if (options === null || typeof options !== 'object') {
+    wrongType(`options of ${owner}`, options, `an object { ${known.join(', ')} }`);
+  }
+  for (const key in options) {
+    if (!Object.hasOwn(options, key) || known.includes(key)) continue;
+    throw new UnknownOptionError(
+      `quadkit: unknown option ${JSON.stringify(key)} for ${owner}; known options: ${known.join(', ')}`,
+    );
+  }
+  return options;
 }

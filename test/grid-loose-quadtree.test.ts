@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_GRID_DEPTH, GridLooseQuadtree, type Rect } from '../src/index.js';
+import { DEFAULT_GRID_DEPTH, GridLooseQuadtree, type Rect, type RectLike } from '../src/index.js';
 import {
   BAD_BOUNDS,
   type CommonOp,
@@ -566,7 +566,8 @@ function runScenario<I extends Labelled>(
   const options = { bounds: cfg.bounds, depth: cfg.depth };
   const tree =
     shape.toRect === undefined
-      ? new GridLooseQuadtree<I>(options)
+      ? // The plain shape's items are rectangles, which the generic I cannot say.
+        (new GridLooseQuadtree<RectLike>(options) as unknown as GridLooseQuadtree<I>)
       : new GridLooseQuadtree<I>({ ...options, toRect: shape.toRect });
   const model = new BruteIndex<I>(shape.toRect);
   runModelSteps<I, GridOp>(tree, model, shape, poolSize, initial, steps, {

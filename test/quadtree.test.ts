@@ -2,7 +2,7 @@
 // query, compared with the brute-force model of test/oracle.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Quadtree } from '../src/index.js';
+import { Quadtree, type RectLike } from '../src/index.js';
 import {
   type CommonOp,
   checkQueries,
@@ -296,7 +296,8 @@ function runScenario<I extends Labelled>(
   const base = { bounds: cfg.bounds, maxObjects: cfg.maxObjects, maxLevels: cfg.maxLevels };
   const tree =
     shape.toRect === undefined
-      ? new Quadtree<I>({ ...base, looseness })
+      ? // The plain shape's items are rectangles, which the generic I cannot say.
+        (new Quadtree<RectLike>({ ...base, looseness }) as unknown as Quadtree<I>)
       : new Quadtree<I>({ ...base, looseness, toRect: shape.toRect });
   const model = new BruteIndex<I>(shape.toRect);
   runModelSteps<I, never>(tree, model, shape, poolSize, initial, steps, {

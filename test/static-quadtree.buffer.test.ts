@@ -16,7 +16,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Rect, StaticQuadtree } from '../src/index.js';
+import { CorruptBufferError, type Rect, StaticQuadtree } from '../src/index.js';
 import { mulberry32, pick, type Rng, randFloat, randInt } from './oracle.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -311,7 +311,7 @@ function withBytes(
 const REFUSED =
   /^quadkit: fromBuffer: .*; the buffer is not a StaticQuadtree written by toBuffer\(\)$/;
 
-/** Expects fromBuffer to refuse the buffer with a plain Error whose message matches. */
+/** Expects fromBuffer to refuse the buffer with a CorruptBufferError whose message matches. */
 function expectRefused(buf: ArrayBuffer | SharedArrayBuffer, why: RegExp): void {
   let err: unknown;
   try {
@@ -319,8 +319,8 @@ function expectRefused(buf: ArrayBuffer | SharedArrayBuffer, why: RegExp): void 
   } catch (e) {
     err = e;
   }
-  expect(err).toBeInstanceOf(Error);
-  expect((err as Error).constructor).toBe(Error);
+  expect(err).toBeInstanceOf(CorruptBufferError);
+  expect((err as CorruptBufferError).code).toBe('QUADKIT_CORRUPT_BUFFER');
   expect((err as Error).message).toMatch(REFUSED);
   expect((err as Error).message).toMatch(why);
 }
@@ -591,10 +591,10 @@ const FUZZ_QUERIES: Query[] = [
   { method: 'all', args: [] },
 ];
 
-/** Checks that fromBuffer refused with a plain quadkit Error. */
+/** Checks that fromBuffer refused with a CorruptBufferError. */
 function refusal(r: FuzzResult): string | null {
   if (!r.threw) return 'fromBuffer opened it';
-  if (!r.isError || r.name !== 'Error') return `threw ${r.name} (${r.message})`;
+  if (!r.isError || r.name !== 'CorruptBufferError') return `threw ${r.name} (${r.message})`;
   return REFUSED.test(r.message) ? null : `unclear message: ${r.message}`;
 }
 

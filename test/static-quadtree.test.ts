@@ -1114,12 +1114,17 @@ describe('StaticQuadtree refuses bad input', () => {
     }
   });
 
-  it('fromBoxes throws a TypeError when the length is not a multiple of 4, fromPoints when it is odd', () => {
+  it('fromBoxes throws a RangeError when the length is not a multiple of 4, fromPoints when it is odd', () => {
     for (const raw of [[0], [0, 0, 1], [0, 0, 1, 1, 2], new Float64Array(7)]) {
-      expectThrows(() => StaticQuadtree.fromBoxes(raw), [TypeError], /fromBoxes/, /4 numbers/);
+      expectThrows(() => StaticQuadtree.fromBoxes(raw), [RangeError], /fromBoxes/, /multiple of 4/);
     }
     for (const raw of [[0], [0, 0, 1], new Float64Array(5)]) {
-      expectThrows(() => StaticQuadtree.fromPoints(raw), [TypeError], /fromPoints/, /2 numbers/);
+      expectThrows(
+        () => StaticQuadtree.fromPoints(raw),
+        [RangeError],
+        /fromPoints/,
+        /multiple of 2/,
+      );
     }
     for (const bad of [null, undefined, 5, 'abcd', {}]) {
       expectThrows(() => StaticQuadtree.fromBoxes(bad as never), [TypeError], /fromBoxes/);

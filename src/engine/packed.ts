@@ -15,6 +15,7 @@
 // - Queries reuse the shared kernels; a node inside a window copies its whole subtree's leaf
 //   range, which is contiguous in this layout.
 
+import { CorruptBufferError, InvalidTypeError } from '../errors.js';
 import type { NodeView } from './engine.js';
 import { KBest, NodeQueue } from './queue.js';
 import { boxKey, maxKey, scanAll, scanNearest, scanRect, scanShape, shapeHits } from './scan.js';
@@ -514,9 +515,11 @@ export class PackedTree {
       data instanceof ArrayBuffer ||
       (typeof SharedArrayBuffer !== 'undefined' && data instanceof SharedArrayBuffer);
     if (!isBuffer)
-      throw new TypeError('quadkit: fromBuffer(buffer) needs an ArrayBuffer or SharedArrayBuffer');
+      throw new InvalidTypeError(
+        'quadkit: fromBuffer(buffer) needs an ArrayBuffer or SharedArrayBuffer',
+      );
     const fail = (why: string): never => {
-      throw new Error(
+      throw new CorruptBufferError(
         `quadkit: fromBuffer: ${why}; the buffer is not a StaticQuadtree written by toBuffer()`,
       );
     };

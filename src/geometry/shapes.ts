@@ -1,6 +1,7 @@
 // The shapes of the narrow phase: plain objects tagged by `type`, built and validated by small
 // constructors. Every shape is closed: its boundary belongs to it.
 
+import { badField as fail, InvalidValueError } from '../errors.js';
 import { orient2d } from './orient.js';
 
 /** A point. */
@@ -69,22 +70,9 @@ export type Shape =
   | TriangleShape
   | PolygonShape;
 
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'object' && value !== null) {
-    return Array.isArray(value) ? 'an array' : 'an object';
-  }
-  return String(value);
-}
-
-function fail(what: string, value: unknown, rule: string): never {
-  const text = `quadkit: ${what} must be ${rule}, got ${describe(value)}`;
-  throw typeof value === 'number' ? new RangeError(text) : new TypeError(text);
-}
-
-/** A RangeError for a value that has the right type but the wrong shape. */
+/** An InvalidValueError for a value that has the right type but the wrong shape. */
 function invalid(what: string, got: string, rule: string): never {
-  throw new RangeError(`quadkit: ${what} must be ${rule}, got ${got}`);
+  throw new InvalidValueError(`quadkit: ${what} must be ${rule}, got ${got}`);
 }
 
 function finite(what: string, v: unknown): number {
