@@ -19,7 +19,9 @@ export type QuadkitErrorCode =
 export class InvalidValueError extends RangeError {
   /** Always `'QUADKIT_INVALID_VALUE'`. */
   readonly code = 'QUADKIT_INVALID_VALUE' as const;
-  override readonly name = 'InvalidValueError';
+  static {
+    InvalidValueError.prototype.name = 'InvalidValueError';
+  }
 }
 
 /**
@@ -30,7 +32,9 @@ export class InvalidValueError extends RangeError {
 export class InvalidTypeError extends TypeError {
   /** Always `'QUADKIT_INVALID_TYPE'`. */
   readonly code = 'QUADKIT_INVALID_TYPE' as const;
-  override readonly name = 'InvalidTypeError';
+  static {
+    InvalidTypeError.prototype.name = 'InvalidTypeError';
+  }
 }
 
 /**
@@ -40,7 +44,9 @@ export class InvalidTypeError extends TypeError {
 export class UnknownOptionError extends TypeError {
   /** Always `'QUADKIT_UNKNOWN_OPTION'`. */
   readonly code = 'QUADKIT_UNKNOWN_OPTION' as const;
-  override readonly name = 'UnknownOptionError';
+  static {
+    UnknownOptionError.prototype.name = 'UnknownOptionError';
+  }
 }
 
 /**
@@ -50,7 +56,9 @@ export class UnknownOptionError extends TypeError {
 export class DuplicateItemError extends Error {
   /** Always `'QUADKIT_DUPLICATE_ITEM'`. */
   readonly code = 'QUADKIT_DUPLICATE_ITEM' as const;
-  override readonly name = 'DuplicateItemError';
+  static {
+    DuplicateItemError.prototype.name = 'DuplicateItemError';
+  }
 }
 
 /**
@@ -60,7 +68,9 @@ export class DuplicateItemError extends Error {
 export class WalkInProgressError extends Error {
   /** Always `'QUADKIT_WALK_IN_PROGRESS'`. */
   readonly code = 'QUADKIT_WALK_IN_PROGRESS' as const;
-  override readonly name = 'WalkInProgressError';
+  static {
+    WalkInProgressError.prototype.name = 'WalkInProgressError';
+  }
 }
 
 /**
@@ -70,7 +80,9 @@ export class WalkInProgressError extends Error {
 export class CorruptBufferError extends Error {
   /** Always `'QUADKIT_CORRUPT_BUFFER'`. */
   readonly code = 'QUADKIT_CORRUPT_BUFFER' as const;
-  override readonly name = 'CorruptBufferError';
+  static {
+    CorruptBufferError.prototype.name = 'CorruptBufferError';
+  }
 }
 
 /** How a bad value reads in a message: strings quoted, objects and arrays by kind. */

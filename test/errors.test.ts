@@ -211,6 +211,7 @@ describe.each(KINDS)('$cls.name', ({ cls, base, code, mistakes }) => {
       expect(err).toBeInstanceOf(base);
       expect((err as { code: string }).code).toBe(code);
       expect((err as Error).name).toBe(cls.name);
+      expect((err as Error).stack).toMatch(new RegExp(`^${cls.name}: quadkit: `));
       expect((err as Error).message).toMatch(/^quadkit: /);
       expect(tree.size).toBe(2);
       expect(tree.has(a) && tree.has(b)).toBe(true);
