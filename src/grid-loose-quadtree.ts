@@ -34,7 +34,9 @@ const OPTIONS = [
 
 /** The settings in a GridLooseQuadtree's `toJSON()`. */
 export interface GridLooseQuadtreeSettings {
+  /** The `bounds` option. */
   bounds: Rect;
+  /** The finest level. */
   depth: number;
 }
 

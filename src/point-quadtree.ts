@@ -34,8 +34,11 @@ const OPTIONS = [
 
 /** The settings in a PointQuadtree's `toJSON()`. */
 export interface PointQuadtreeSettings {
+  /** The `bounds` option. */
   bounds: Rect;
+  /** Points a leaf holds before it splits. */
   bucketSize: number;
+  /** Depth of the deepest node. */
   maxLevels: number;
 }
 

@@ -26,9 +26,13 @@ export interface QuadtreeOptions<T> {
 
 /** The settings in a Quadtree's `toJSON()`. */
 export interface QuadtreeSettings {
+  /** The `bounds` option. */
   bounds: Rect;
+  /** Items a node holds before it splits. */
   maxObjects: number;
+  /** Depth of the deepest node. */
   maxLevels: number;
+  /** Node bounds relative to their cells. */
   looseness: number;
 }
 

@@ -38,6 +38,7 @@ export interface StaticQuadtreeOptions<T> extends StaticBuildOptions {
 
 /** The settings in a StaticQuadtree's `toJSON()`. */
 export interface StaticQuadtreeSettings {
+  /** Children per node. */
   nodeSize: number;
   /** Whether the tree lives in a SharedArrayBuffer. */
   shared: boolean;

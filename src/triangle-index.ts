@@ -39,6 +39,7 @@ export interface TriangleIndexOptions {
 
 /** The settings in a TriangleIndex's `toJSON()`. */
 export interface TriangleIndexSettings {
+  /** Whether zero-area triangles were left out rather than refused. */
   skipDegenerate: boolean;
   /** How many zero-area triangles were left out. */
   skipped: number;

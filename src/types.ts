@@ -71,6 +71,7 @@ export type RequireToPoint<T> = [T] extends [PointLike] ? unknown : { toPoint: T
 
 /** One of the answers of `nearestWithDistances`: an item and its distance from the query point. */
 export interface Neighbour<T> {
+  /** The item. */
   item: T;
   /** The distance from the query point to the item's bounds (0 inside them). */
   distance: number;
