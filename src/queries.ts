@@ -139,7 +139,8 @@ export abstract class QueryIndex<T> {
    * (0 inside); only items within `maxDistance`. Among items at equal distance the order is that
    * of insertion slots. `k = Infinity` gives every item within `maxDistance`, sorted (with
    * `maxDistance = Infinity` too: every item, sorted by distance, in O(n log n)).
-   * @param x - the query point's x; `y` its y.
+   * @param x - the query point's x.
+   * @param y - the query point's y.
    * @param k - how many: an integer >= 0, or Infinity for all (default 1).
    * @param maxDistance - farthest distance included (default Infinity).
    */
@@ -150,7 +151,8 @@ export abstract class QueryIndex<T> {
   /**
    * `nearest` with the distances: `{ item, distance }` for each of the k nearest items, nearest
    * first (the same items in the same order as `nearest`).
-   * @param x - the query point's x; `y` its y.
+   * @param x - the query point's x.
+   * @param y - the query point's y.
    * @param k - how many: an integer >= 0, or Infinity for all within `maxDistance` (default 1).
    * @param maxDistance - farthest distance included (default Infinity).
    */
@@ -170,7 +172,10 @@ export abstract class QueryIndex<T> {
   /**
    * Allocation-free `nearest`: writes the items to `out` nearest first, and their distances to
    * `distances` when given, and returns their count.
+   * @param x - the query point's x.
+   * @param y - the query point's y.
    * @param k - how many: an integer >= 0, or Infinity for all within `maxDistance`.
+   * @param maxDistance - farthest distance included.
    * @param out - receives the items from index 0.
    * @param distances - receives the distances from index 0 (optional).
    */
