@@ -6,8 +6,8 @@ import {
   ContactTracker,
   GridLooseQuadtree,
   type IndexSummary,
-  InvalidTypeError,
-  InvalidValueError,
+  type InvalidTypeError,
+  type InvalidValueError,
   type Neighbour,
   type PointLike,
   PointQuadtree,
@@ -17,7 +17,7 @@ import {
   type Rect,
   type RectLike,
   StaticQuadtree,
-  UnknownOptionError,
+  type UnknownOptionError,
 } from '../../src/index.js';
 
 interface Player {
