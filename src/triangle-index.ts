@@ -30,9 +30,13 @@ export interface TriangleIndexOptions {
 
 /** The triangle nearest to a point, and the point of it nearest to the query. */
 export interface NearestTriangle {
+  /** The triangle's index: its corners are `triangles[3 * triangle]` to `[3 * triangle + 2]`. */
   triangle: number;
+  /** The x of the triangle's point nearest to the query. */
   x: number;
+  /** The y of the triangle's point nearest to the query. */
   y: number;
+  /** From the query to (`x`, `y`); 0 when the query is on the triangle. */
   distance: number;
 }
 
