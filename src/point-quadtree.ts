@@ -26,7 +26,8 @@ export const DEFAULT_POINT_LEVELS = 16;
 /**
  * A dynamic point quadtree (a bucket PR quadtree: each leaf holds up to `bucketSize` points and
  * splits into four quadrants beyond that), exact in every answer. `searchPoint(x, y)` finds the
- * items at exactly that point (seed 004's lookup); `nearest` finds the k nearest points.
+ * items at exactly that point (the lookup of XZDXRZ's C++ point quadtree, "四叉树学习笔记");
+ * `nearest` finds the k nearest points.
  *
  * @typeParam T - the item type.
  */

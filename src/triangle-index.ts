@@ -1,9 +1,9 @@
 // TriangleIndex: point location, nearest triangle, rectangle and segment queries and ray casts
-// over a fixed triangle mesh (a navigation mesh, a triangulated map). Seed 003 keeps each triangle
-// in the smallest quadtree node containing it; here the triangles go into a uniform grid of cells
-// listing, in ascending order, the triangles that really meet each cell (design.md §4.7), so a
-// lookup reads one short list and the first triangle that contains the point is the answer with
-// the lowest index. Every decision is exact (orient2d); distances are rounded.
+// over a fixed triangle mesh (a navigation mesh, a triangulated map). The navigation-mesh
+// quadtree of "四叉树(QuadTree)图例、应用、实现" keeps each triangle in the smallest node containing
+// it; here the triangles go into a uniform grid of cells listing, in ascending order, the
+// triangles that really meet each cell, so a lookup reads one short list and the first triangle
+// that contains the point is the answer with the lowest index. Every decision is exact (orient2d); distances are rounded.
 
 import { BinGrid } from './engine/bins.js';
 import { KBest } from './engine/queue.js';
