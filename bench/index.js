@@ -27,7 +27,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const WORKLOADS = [insert, query, frame, dynamic, staticData, mesh, raycast];
 
-// Speed-up targets from the issue, checked against named rows (not just "the best peer").
+// Speed-up targets, checked against named rows (not just "the best peer").
 // Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
 // the quadkit rows whose name contains it; `zero: true` checks that the metric is 0 instead of a
 // speed-up, and `maxAllocKB` that the row's `alloc` (KB allocated per frame) stays below it: a
@@ -410,7 +410,7 @@ function renderTargets(results) {
   }
   if (!lines.length) return '';
   return [
-    '## Targets from the issue',
+    '## Speed-up targets',
     '',
     '| Target | quadkit variant | Measured | Status |',
     '| --- | --- | ---: | --- |',

@@ -59,9 +59,13 @@ export interface Canvas2D {
  * (x * scaleX + offsetX, y * scaleY + offsetY). A negative `scaleY` puts north up on a map.
  */
 export interface View {
+  /** Canvas pixels per world unit along x. */
   scaleX: number;
+  /** Canvas pixels per world unit along y (negative for north up). */
   scaleY: number;
+  /** The canvas x at which world x = 0 is drawn. */
   offsetX: number;
+  /** The canvas y at which world y = 0 is drawn. */
   offsetY: number;
 }
 
@@ -155,7 +159,16 @@ export function fitView(
  * @param cx - canvas x in pixels.
  * @param cy - canvas y in pixels.
  */
-export function toWorld(view: View, cx: number, cy: number): { x: number; y: number } {
+export function toWorld(
+  view: View,
+  cx: number,
+  cy: number,
+): {
+  /** The world x. */
+  x: number;
+  /** The world y. */
+  y: number;
+} {
   return { x: (cx - view.offsetX) / view.scaleX, y: (cy - view.offsetY) / view.scaleY };
 }
 

@@ -13,6 +13,16 @@ import { checkFunction } from './validate.js';
 const EMPTY = 0;
 const GONE = -1; // a tombstone: probing goes on past it
 
+/** What `ContactTracker.toJSON()` gives. */
+export interface TrackerSummary {
+  /** Always `'ContactTracker'`. */
+  kind: 'ContactTracker';
+  /** The number of pairs overlapping at the last update. */
+  size: number;
+  /** The tracked index's own summary. */
+  index: IndexSummary;
+}
+
 /**
  * Tracks which pairs of items of an index overlap from one frame to the next, and reports the
  * pairs that began and stopped overlapping at each `update`.
@@ -67,7 +77,7 @@ export class ContactTracker<T> {
    * A small summary for `JSON.stringify` and logs: `{ kind: 'ContactTracker', size, index }`
    * (the index's own summary), never the contact table.
    */
-  toJSON(): { kind: 'ContactTracker'; size: number; index: IndexSummary } {
+  toJSON(): TrackerSummary {
     return { kind: 'ContactTracker', size: this.live, index: this.index.toJSON() };
   }
 

@@ -1,6 +1,6 @@
 // quadkit: exact, fast quadtree-family spatial indexes for 2D.
 
-export { ContactTracker } from './contacts.js';
+export { ContactTracker, type TrackerSummary } from './contacts.js';
 export { DynamicIndex } from './dynamic.js';
 export {
   CorruptBufferError,

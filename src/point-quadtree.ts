@@ -45,7 +45,8 @@ export interface PointQuadtreeSettings {
 /**
  * A dynamic point quadtree (a bucket PR quadtree: each leaf holds up to `bucketSize` points and
  * splits into four quadrants beyond that), exact in every answer. `searchPoint(x, y)` finds the
- * items at exactly that point; `nearest` finds the k nearest points.
+ * items at exactly that point (the lookup of XZDXRZ's C++ point quadtree, "四叉树学习笔记");
+ * `nearest` finds the k nearest points.
  *
  * The item type follows the data as for {@link Quadtree}: the parameter of `toPoint`, the items
  * of `PointQuadtree.from(items, options)`, the declared type, or the written one; else

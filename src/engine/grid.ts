@@ -1,6 +1,6 @@
 // The grid-loose quadtree engine behind GridLooseQuadtree: a complete loose quadtree stored as
 // one dense grid per level, with no pointers (T. Ulrich, "Loose Octrees", Game Programming Gems 1,
-// 2000; seed 002 and RonTang's GridLooseQuadtree).
+// 2000; RonTang's "松散的四叉树实战" (loose quadtrees in practice) and his GridLooseQuadtree).
 //
 // - The world is a square of side W from the bounds' minimum corner. Level L has 2^L x 2^L cells
 //   of side s = W / 2^L; a cell's loose box is the cell grown by s/2 on every side.

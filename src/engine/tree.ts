@@ -3,9 +3,9 @@
 //
 // - Each item lives in exactly one node: the deepest one, on the path its centre picks, whose
 //   (loose) bounds contain it. With looseness 1 these are the cells of the classic quadtree of
-//   quadtree-js <= 1.1 and seeds 000/001, so an item that straddles a split line stays in the
-//   parent. With looseness 2 they are the loose cells of Ulrich's loose octree ("Loose Octrees",
-//   Game Programming Gems 1, 2000; seed 002), twice the size of the cell.
+//   Timo Hausmann's quadtree-js <= 1.1 and its C++ port, so an item that straddles a split line
+//   stays in the parent. With looseness 2 they are the loose cells of Thatcher Ulrich's loose
+//   octree ("Loose Octrees", Game Programming Gems 1, 2000), twice the size of the cell.
 // - A node's stored bounds are its loose cell clipped to its parent's bounds, so the bounds nest
 //   exactly whatever the rounding, and an item is placed in a node only after an exact
 //   containment test. Every query prunes by the same bounds, so pruning never loses an answer.

@@ -2,12 +2,16 @@
 // constructors. Every shape is closed: its boundary belongs to it.
 
 import { badField as fail, InvalidValueError } from '../errors.js';
+import type { Rect } from '../types.js';
 import { orient2d } from './orient.js';
 
 /** A point. */
 export interface PointShape {
+  /** Tells the shape apart from the others: `'point'`. */
   readonly type: 'point';
+  /** The point's x. */
   x: number;
+  /** The point's y. */
   y: number;
 }
 
@@ -16,38 +20,59 @@ export interface PointShape {
  * [x, x + width] × [y, y + height] with the sums rounded as the indexes round them.
  */
 export interface RectShape {
+  /** Tells the shape apart from the others: `'rect'`. */
   readonly type: 'rect';
+  /** The minimum x (left edge). */
   x: number;
+  /** The minimum y. */
   y: number;
+  /** The size along x, >= 0. */
   width: number;
+  /** The size along y, >= 0. */
   height: number;
 }
 
 /** A disc of centre (`x`, `y`) and `radius` >= 0. */
 export interface CircleShape {
+  /** Tells the shape apart from the others: `'circle'`. */
   readonly type: 'circle';
+  /** The centre's x. */
   x: number;
+  /** The centre's y. */
   y: number;
+  /** The radius, >= 0. */
   radius: number;
 }
 
 /** The segment from (`x1`, `y1`) to (`x2`, `y2`); a zero-length segment is a point. */
 export interface SegmentShape {
+  /** Tells the shape apart from the others: `'segment'`. */
   readonly type: 'segment';
+  /** The start's x. */
   x1: number;
+  /** The start's y. */
   y1: number;
+  /** The end's x. */
   x2: number;
+  /** The end's y. */
   y2: number;
 }
 
 /** The triangle with vertices a, b, c in either winding; a zero-area triangle is its hull. */
 export interface TriangleShape {
+  /** Tells the shape apart from the others: `'triangle'`. */
   readonly type: 'triangle';
+  /** Vertex a's x. */
   ax: number;
+  /** Vertex a's y. */
   ay: number;
+  /** Vertex b's x. */
   bx: number;
+  /** Vertex b's y. */
   by: number;
+  /** Vertex c's x. */
   cx: number;
+  /** Vertex c's y. */
   cy: number;
 }
 
@@ -57,7 +82,9 @@ export interface TriangleShape {
  * checks convexity and puts the vertices in that order.
  */
 export interface PolygonShape {
+  /** Tells the shape apart from the others: `'polygon'`. */
   readonly type: 'polygon';
+  /** The vertices as `[x0, y0, x1, y1, ...]`, counter-clockwise with the y axis up. */
   readonly points: Float64Array;
 }
 
@@ -271,15 +298,7 @@ function reach(lo: number, hi: number): number {
  * @param shape - any shape.
  * @param out - the object to write, reused to avoid allocation (a new one by default).
  */
-export function shapeBounds(
-  shape: Shape,
-  out: { x: number; y: number; width: number; height: number } = {
-    x: 0,
-    y: 0,
-    width: 0,
-    height: 0,
-  },
-): { x: number; y: number; width: number; height: number } {
+export function shapeBounds(shape: Shape, out: Rect = { x: 0, y: 0, width: 0, height: 0 }): Rect {
   let minX: number;
   let minY: number;
   let maxX: number;

@@ -1,19 +1,19 @@
 // End to end: builds the demo page, serves it on a free local port, drives it in a headless
-// Chromium, and checks each scene: the canvas has drawn, the stats change, and what the page
-// highlights for a scripted mouse is what a brute-force scan in this test finds. Saves a
+// Chromium (browser.ts picks which), and checks each scene: the canvas has drawn, the stats
+// change, and what the page highlights for a scripted mouse is what a brute-force scan in this test finds. Saves a
 // screenshot of each scene to test/demo/screenshots/ (git-ignored); with
 // QUADKIT_README_SCREENSHOTS=<dir> (npm run screenshots) also small ones for the README.
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoHandle } from '../../demo/src/scene.js';
+import { launchChromium } from './browser.js';
 
-const CHROMIUM = process.env.QUADKIT_CHROMIUM ?? '/usr/bin/chromium';
 const CONFIG = 'demo/vite.config.ts';
 const SHOTS = 'test/demo/screenshots';
 const README_SHOTS = process.env.QUADKIT_README_SCREENSHOTS;
@@ -122,11 +122,6 @@ let browser: Browser | undefined;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `No Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set QUADKIT_CHROMIUM`,
-    );
-  }
   outDir = mkdtempSync(join(tmpdir(), 'quadkit-demo-'));
   await build({ configFile: CONFIG, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   server = await preview({
@@ -137,11 +132,9 @@ beforeAll(async () => {
   });
   const url = server.resolvedUrls?.local[0];
   if (url === undefined) throw new Error('the preview server has no local address');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox'],
-  });
+  const launched = await launchChromium();
+  browser = launched.browser;
+  console.info(`Chromium ${browser.version()} (${launched.binary.source})`);
   // README screenshots are taken at a smaller scale (about 700 pixels wide, under 150 KB).
   page = await browser.newPage({
     viewport: { width: 1280, height: 800 },
