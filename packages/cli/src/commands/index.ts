@@ -1,0 +1,79 @@
+// quadkit index FILE -o FILE.qk: streams the features, writes their JSON texts to a scratch file
+// as they come with their boxes in a growing Float64Array, then packs a StaticQuadtree over the
+// boxes and writes the .qk file.
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { StaticQuadtree } from 'quadkit';
+import { type Format, readFeatures } from '../input.js';
+import { progress } from '../progress.js';
+import { featureBox } from '../shapes.js';
+import { writeQk } from '../store.js';
+
+/** Options of `quadkit index`. */
+export interface IndexOptions {
+  output: string;
+  inputFormat?: Format;
+  lon?: string;
+  lat?: string;
+  quiet?: boolean;
+}
+
+/**
+ * Builds the index of a file and writes it with its features.
+ * @param file - the input file.
+ * @param options - the command's options.
+ */
+export async function runIndex(file: string, options: IndexOptions): Promise<void> {
+  const scratch = await mkdtemp(join(tmpdir(), 'quadkit-'));
+  try {
+    const featureFile = join(scratch, 'features.ndjson');
+    const out = await open(featureFile, 'w');
+    const { size } = await stat(file).catch(() => ({ size: 0 }));
+    const bar = progress(`indexing ${basename(file)}`, size, options.quiet);
+    let boxes = new Float64Array(4 * 1024);
+    let offsets = new Float64Array(1024 + 1);
+    let count = 0;
+    let bytes = 0;
+    let points = true;
+    try {
+      for await (const { feature, where } of readFeatures(file, {
+        format: options.inputFormat,
+        lon: options.lon,
+        lat: options.lat,
+        onBytes: (b) => bar.update(b),
+      })) {
+        const box = featureBox(feature, where);
+        if (4 * count + 4 > boxes.length) boxes = grow(boxes);
+        if (count + 2 > offsets.length) offsets = grow(offsets);
+        boxes.set(box, 4 * count);
+        if (feature.geometry?.type !== 'Point') points = false;
+        const text = Buffer.from(`${JSON.stringify(feature)}\n`);
+        await out.write(text, 0, text.length, bytes);
+        bytes += text.length;
+        count++;
+        offsets[count] = bytes;
+      }
+    } finally {
+      await out.close();
+      bar.stop();
+    }
+    const tree = StaticQuadtree.fromBoxes(boxes.subarray(0, 4 * count));
+    await writeQk(
+      options.output,
+      { count, points: points && count > 0, source: basename(file) },
+      tree,
+      offsets.subarray(0, count + 1),
+      featureFile,
+    );
+    process.stderr.write(`quadkit: indexed ${count} features of ${file} in ${options.output}\n`);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+function grow(array: Float64Array): Float64Array {
+  const bigger = new Float64Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}

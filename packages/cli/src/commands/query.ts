@@ -1,0 +1,180 @@
+// quadkit query FILE|FILE.qk: one query, the matching features to stdout.
+// On a .qk file the packed tree gives the candidates and only they are read from disk; on a
+// data file the features stream past an exact test, so no file has to fit in memory.
+import { basename } from 'node:path';
+import { CliError } from '../errors.js';
+import { type Feature, type Format, readFeatures } from '../input.js';
+import { featureWriter, type OutputFormat } from '../output.js';
+import { progress } from '../progress.js';
+import {
+  containsPoint,
+  featureBox,
+  greatCircleKm,
+  meetsBox,
+  nearestPoints,
+  pointOf,
+} from '../shapes.js';
+import { QkFile } from '../store.js';
+
+/** Options of `quadkit query`. */
+export interface QueryOptions {
+  bbox?: number[];
+  point?: number[];
+  near?: number[];
+  k: number;
+  maxKm: number;
+  within?: number[];
+  format: OutputFormat;
+  inputFormat?: Format;
+  lon?: string;
+  lat?: string;
+  quiet?: boolean;
+}
+
+/** One query, checked: a box, a point, or a great-circle neighbourhood. */
+type Query =
+  | { kind: 'bbox'; west: number; south: number; east: number; north: number }
+  | { kind: 'point'; lon: number; lat: number }
+  | { kind: 'near'; lon: number; lat: number; k: number; maxKm: number };
+
+/**
+ * Runs one query over a file or an index and writes the matching features to stdout: for
+ * `--near` and `--within` nearest first (with `distance_km` in their properties), else in file
+ * order.
+ * @param file - a .qk index or a data file.
+ * @param options - the command's options.
+ */
+export async function runQuery(file: string, options: QueryOptions): Promise<void> {
+  const query = checkQuery(options);
+  const matches = file.endsWith('.qk')
+    ? await queryIndex(file, query)
+    : await queryStream(file, query, options);
+  const writer = featureWriter(process.stdout, options.format);
+  for (const feature of matches) await writer.write(feature);
+  await writer.end();
+}
+
+function checkQuery(options: QueryOptions): Query {
+  const given = ['bbox', 'point', 'near', 'within'].filter(
+    (name) => options[name as keyof QueryOptions] !== undefined,
+  );
+  if (given.length !== 1)
+    throw new CliError(
+      `query needs exactly one of --bbox, --point, --near, --within (got ${given.length === 0 ? 'none' : given.map((g) => `--${g}`).join(', ')})`,
+    );
+  const lonLat = (lon: number, lat: number, flag: string) => {
+    if (lon < -180 || lon > 180 || lat < -90 || lat > 90)
+      throw new CliError(`${flag}: longitude must be in [-180, 180] and latitude in [-90, 90]`);
+  };
+  if (options.bbox !== undefined) {
+    const [west, south, east, north] = options.bbox as [number, number, number, number];
+    lonLat(west, south, '--bbox');
+    lonLat(east, north, '--bbox');
+    if (south > north) throw new CliError(`--bbox: south (${south}) is above north (${north})`);
+    return { kind: 'bbox', west, south, east, north };
+  }
+  if (options.point !== undefined) {
+    const [lon, lat] = options.point as [number, number];
+    lonLat(lon, lat, '--point');
+    return { kind: 'point', lon, lat };
+  }
+  if (options.near !== undefined) {
+    const [lon, lat] = options.near as [number, number];
+    lonLat(lon, lat, '--near');
+    return { kind: 'near', lon, lat, k: options.k, maxKm: options.maxKm };
+  }
+  const [lon, lat, km] = options.within as [number, number, number];
+  lonLat(lon, lat, '--within');
+  if (!(km >= 0)) throw new CliError(`--within: the radius must be 0 km or more, got ${km}`);
+  return { kind: 'near', lon, lat, k: Number.POSITIVE_INFINITY, maxKm: km };
+}
+
+// A .qk index: candidates from the tree, then the exact test on the features read from disk.
+async function queryIndex(file: string, query: Query): Promise<Feature[]> {
+  const qk = await QkFile.open(file);
+  try {
+    if (query.kind === 'near') {
+      if (!qk.header.points)
+        throw new CliError(
+          `${file}: --near and --within need an index of points (${qk.header.source} has other geometries)`,
+        );
+      const { indices, distances } = nearestPoints(qk.tree, query.lon, query.lat, query.k, query.maxKm);
+      const out: Feature[] = [];
+      for (let i = 0; i < indices.length; i++)
+        out.push(withDistance(await qk.feature(indices[i]!), distances[i]!));
+      return out;
+    }
+    const candidates =
+      query.kind === 'point'
+        ? qk.tree.searchPoint(query.lon, query.lat)
+        : boxCandidates(qk, query.west, query.south, query.east, query.north);
+    candidates.sort((a, b) => a - b);
+    const out: Feature[] = [];
+    for (const i of candidates) {
+      const feature = await qk.feature(i);
+      if (matches(feature, query)) out.push(feature);
+    }
+    return out;
+  } finally {
+    await qk.close();
+  }
+}
+
+// A box that crosses the antimeridian (west > east) is the union of its two halves.
+function boxCandidates(qk: QkFile, west: number, south: number, east: number, north: number) {
+  const box = (w: number, e: number) => ({ x: w, y: south, width: e - w, height: north - south });
+  if (west <= east) return qk.tree.search(box(west, east));
+  const both = new Set([...qk.tree.search(box(west, 180)), ...qk.tree.search(box(-180, east))]);
+  return [...both];
+}
+
+function matches(feature: Feature, query: Query): boolean {
+  if (query.kind === 'point') return containsPoint(feature, query.lon, query.lat);
+  if (query.kind !== 'bbox') return false;
+  const { west, south, east, north } = query;
+  if (west <= east) return meetsBox(feature, west, south, east, north);
+  return meetsBox(feature, west, south, 180, north) || meetsBox(feature, -180, south, east, north);
+}
+
+// A data file: every feature is checked as it streams past; for --near only the k best so far
+// are kept.
+async function queryStream(file: string, query: Query, options: QueryOptions): Promise<Feature[]> {
+  const { size } = await import('node:fs/promises').then((fs) =>
+    fs.stat(file).catch(() => ({ size: 0 })),
+  );
+  const bar = progress(`querying ${basename(file)}`, size, options.quiet);
+  const kept: { feature: Feature; distance: number; order: number }[] = [];
+  let order = 0;
+  try {
+    for await (const { feature, where } of readFeatures(file, {
+      format: options.inputFormat,
+      lon: options.lon,
+      lat: options.lat,
+      onBytes: (b) => bar.update(b),
+    })) {
+      featureBox(feature, where);
+      order++;
+      if (query.kind !== 'near') {
+        if (matches(feature, query)) kept.push({ feature, distance: 0, order });
+        continue;
+      }
+      const at = pointOf(feature, where, '--near and --within need point features');
+      const distance = greatCircleKm(query.lon, query.lat, at[0], at[1]);
+      if (distance > query.maxKm) continue;
+      if (kept.length === query.k && distance >= kept[kept.length - 1]!.distance) continue;
+      // Insert in order of distance (ties by file order), dropping the farthest past k.
+      let i = kept.length;
+      while (i > 0 && kept[i - 1]!.distance > distance) i--;
+      kept.splice(i, 0, { feature, distance, order });
+      if (kept.length > query.k) kept.pop();
+    }
+  } finally {
+    bar.stop();
+  }
+  if (query.kind !== 'near') return kept.map((k) => k.feature);
+  return kept.map((k) => withDistance(k.feature, k.distance));
+}
+
+function withDistance(feature: Feature, distance: number): Feature {
+  return { ...feature, properties: { ...(feature.properties ?? {}), distance_km: distance } };
+}
