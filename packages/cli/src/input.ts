@@ -136,7 +136,7 @@ async function* readGeojson(file: string, input: Readable): AsyncGenerator<Sourc
   const first = await firstChar(file);
   if (first !== '{' && first !== '[')
     throw new CliError(`${file}: not a GeoJSON file (it starts with ${JSON.stringify(first)})`);
-  const tokens = input.pipe(parser.asStream());
+  const tokens = input.pipe(parser());
   const picked = first === '[' ? tokens : tokens.pipe(pick.asStream({ filter: /^features$/ }));
   const elements = picked.pipe(streamArray.asStream());
   const path = first === '[' ? '' : 'features';
@@ -185,7 +185,11 @@ async function firstChar(file: string): Promise<string> {
 }
 
 // CSV: each row is a Point feature at its lon/lat columns, with the row as its properties.
-async function* readCsv(file: string, input: Readable, options: ReadOptions): AsyncGenerator<Sourced> {
+async function* readCsv(
+  file: string,
+  input: Readable,
+  options: ReadOptions,
+): AsyncGenerator<Sourced> {
   const delimiter = extname(file).toLowerCase() === '.tsv' ? '\t' : [',', ';', '\t', '|'];
   const rows = input.pipe(
     parseCsv({ columns: true, delimiter, bom: true, skip_empty_lines: true, trim: true }),
@@ -245,7 +249,9 @@ function pickColumn(
 function parseCoordinate(text: string | undefined, column: string, where: string): number {
   const value = text === undefined || text.trim() === '' ? Number.NaN : Number(text);
   if (!Number.isFinite(value))
-    throw new CliError(`${where}: column "${column}" must be a number, got ${JSON.stringify(text)}`);
+    throw new CliError(
+      `${where}: column "${column}" must be a number, got ${JSON.stringify(text)}`,
+    );
   return value;
 }
 
@@ -270,4 +276,27 @@ function kind(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'string' ? JSON.stringify(value) : typeof value;
+}
+
+/**
+ * Groups a stream of features into arrays of at most `size`, with their places.
+ * @param source - the features.
+ * @param size - the largest batch.
+ */
+export async function* batches(
+  source: AsyncIterable<Sourced>,
+  size = 4096,
+): AsyncGenerator<{ features: Feature[]; places: string[] }> {
+  let features: Feature[] = [];
+  let places: string[] = [];
+  for await (const { feature, where } of source) {
+    features.push(feature);
+    places.push(where);
+    if (features.length === size) {
+      yield { features, places };
+      features = [];
+      places = [];
+    }
+  }
+  if (features.length > 0) yield { features, places };
 }

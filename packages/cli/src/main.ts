@@ -54,7 +54,11 @@ inputOptions(
     .command('query')
     .description('write the features of a file or index that match one query to stdout')
     .argument('<file>', 'a .qk index, or a GeoJSON, newline-delimited GeoJSON or CSV file')
-    .option('--bbox <west,south,east,north>', 'features meeting a box (west > east crosses 180°)', list(4))
+    .option(
+      '--bbox <west,south,east,north>',
+      'features meeting a box (west > east crosses 180°)',
+      list(4),
+    )
     .option('--point <lon,lat>', 'features containing a point', list(2))
     .option('--near <lon,lat>', 'the nearest features by great-circle distance', list(2))
     .option('-k <n>', 'how many nearest features (with --near)', count, 1)

@@ -80,6 +80,9 @@ export function writeDataFiles(dir: string, every = 1) {
   const ndjson = join(dir, 'cities.ndjson');
   writeFileSync(ndjson, `${list.map((c) => JSON.stringify(cityFeature(c))).join('\n')}\n`);
   const countriesFile = join(dir, 'countries.geojson');
-  writeFileSync(countriesFile, JSON.stringify({ type: 'FeatureCollection', features: countries() }));
+  writeFileSync(
+    countriesFile,
+    JSON.stringify({ type: 'FeatureCollection', features: countries() }),
+  );
   return { cities: list, csv, geojson, ndjson, countries: countriesFile };
 }

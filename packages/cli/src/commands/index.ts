@@ -5,9 +5,9 @@ import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { StaticQuadtree } from 'quadkit';
-import { type Format, readFeatures } from '../input.js';
+import { batches, type Format, readFeatures } from '../input.js';
 import { progress } from '../progress.js';
-import { featureBox } from '../shapes.js';
+import { checkBatch, featureBox } from '../shapes.js';
 import { writeQk } from '../store.js';
 
 /** Options of `quadkit index`. */
@@ -31,28 +31,35 @@ export async function runIndex(file: string, options: IndexOptions): Promise<voi
     const out = await open(featureFile, 'w');
     const { size } = await stat(file).catch(() => ({ size: 0 }));
     const bar = progress(`indexing ${basename(file)}`, size, options.quiet);
-    let boxes = new Float64Array(4 * 1024);
-    let offsets = new Float64Array(1024 + 1);
+    let boxes: Float64Array = new Float64Array(4 * 1024);
+    let offsets: Float64Array = new Float64Array(1024 + 1);
     let count = 0;
     let bytes = 0;
     let points = true;
     try {
-      for await (const { feature, where } of readFeatures(file, {
+      const source = readFeatures(file, {
         format: options.inputFormat,
         lon: options.lon,
         lat: options.lat,
         onBytes: (b) => bar.update(b),
-      })) {
-        const box = featureBox(feature, where);
-        if (4 * count + 4 > boxes.length) boxes = grow(boxes);
-        if (count + 2 > offsets.length) offsets = grow(offsets);
-        boxes.set(box, 4 * count);
-        if (feature.geometry?.type !== 'Point') points = false;
-        const text = Buffer.from(`${JSON.stringify(feature)}\n`);
-        await out.write(text, 0, text.length, bytes);
-        bytes += text.length;
-        count++;
-        offsets[count] = bytes;
+      });
+      for await (const { features, places } of batches(source)) {
+        // Each batch is checked by the library before any of it is written.
+        checkBatch(features, places);
+        let text = '';
+        for (let i = 0; i < features.length; i++) {
+          const feature = features[i]!;
+          if (4 * count + 4 > boxes.length) boxes = grow(boxes);
+          if (count + 2 > offsets.length) offsets = grow(offsets);
+          boxes.set(featureBox(feature, places[i]!), 4 * count);
+          if (feature.geometry?.type !== 'Point') points = false;
+          const json = `${JSON.stringify(feature)}\n`;
+          text += json;
+          bytes += Buffer.byteLength(json);
+          count++;
+          offsets[count] = bytes;
+        }
+        await out.write(text);
       }
     } finally {
       await out.close();
@@ -66,7 +73,8 @@ export async function runIndex(file: string, options: IndexOptions): Promise<voi
       offsets.subarray(0, count + 1),
       featureFile,
     );
-    process.stderr.write(`quadkit: indexed ${count} features of ${file} in ${options.output}\n`);
+    if (!options.quiet)
+      process.stderr.write(`quadkit: indexed ${count} features of ${file} in ${options.output}\n`);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

@@ -7,7 +7,7 @@ import { CliError } from '../errors.js';
 import { type Feature, type Format, readFeatures } from '../input.js';
 import { featureWriter, type OutputFormat } from '../output.js';
 import { progress } from '../progress.js';
-import { PolygonIndex, pointOf } from '../shapes.js';
+import { checkBatch, firstContaining, pointOf } from '../shapes.js';
 
 /** Options of `quadkit join`. */
 export interface JoinOptions {
@@ -39,8 +39,11 @@ export async function runJoin(
     polygons.push(feature);
     places.push(where);
   }
-  const index = PolygonIndex.from(polygons, places);
-  const property = options.property ?? (polygons.some((p) => p.properties?.name !== undefined) ? 'name' : undefined);
+  const index = checkBatch(polygons, places);
+  const scratch: number[] = [];
+  const property =
+    options.property ??
+    (polygons.some((p) => p.properties?.name !== undefined) ? 'name' : undefined);
   if (property !== undefined && !polygons.some((p) => p.properties?.[property] !== undefined))
     throw new CliError(`${polygonsFile}: no polygon has a property "${property}" (--property)`);
   const as = options.as ?? property ?? 'polygon';
@@ -58,12 +61,19 @@ export async function runJoin(
       onBytes: (b) => bar.update(b),
     })) {
       const [lon, lat] = pointOf(feature, where, 'join takes point features on its first file');
-      const found = index.containing(lon, lat);
+      const found = firstContaining(index, lon, lat, scratch);
       if (found >= 0) counts[found]!++;
       if (writer === null) continue;
       const value =
-        found < 0 ? null : property === undefined ? found : (polygons[found]!.properties?.[property] ?? null);
-      await writer.write({ ...feature, properties: { ...(feature.properties ?? {}), [as]: value } });
+        found < 0
+          ? null
+          : property === undefined
+            ? found
+            : (polygons[found]!.properties?.[property] ?? null);
+      await writer.write({
+        ...feature,
+        properties: { ...(feature.properties ?? {}), [as]: value },
+      });
     }
   } finally {
     bar.stop();
@@ -74,7 +84,10 @@ export async function runJoin(
   const out = featureWriter(process.stdout, options.format);
   for (let i = 0; i < polygons.length; i++) {
     const polygon = polygons[i]!;
-    await out.write({ ...polygon, properties: { ...(polygon.properties ?? {}), point_count: counts[i]! } });
+    await out.write({
+      ...polygon,
+      properties: { ...(polygon.properties ?? {}), point_count: counts[i]! },
+    });
   }
   await out.end();
 }

@@ -2,18 +2,12 @@
 // On a .qk file the packed tree gives the candidates and only they are read from disk; on a
 // data file the features stream past an exact test, so no file has to fit in memory.
 import { basename } from 'node:path';
+import { geoSearchBox } from 'quadkit/geo';
 import { CliError } from '../errors.js';
-import { type Feature, type Format, readFeatures } from '../input.js';
+import { batches, type Feature, type Format, readFeatures } from '../input.js';
 import { featureWriter, type OutputFormat } from '../output.js';
 import { progress } from '../progress.js';
-import {
-  containsPoint,
-  featureBox,
-  greatCircleKm,
-  meetsBox,
-  nearestPoints,
-  pointOf,
-} from '../shapes.js';
+import { checkBatch, greatCircleKm, matching, nearestPoints, pointOf } from '../shapes.js';
 import { QkFile } from '../store.js';
 
 /** Options of `quadkit query`. */
@@ -31,6 +25,8 @@ export interface QueryOptions {
   quiet?: boolean;
 }
 
+type Write = (feature: Feature) => Promise<void>;
+
 /** One query, checked: a box, a point, or a great-circle neighbourhood. */
 type Query =
   | { kind: 'bbox'; west: number; south: number; east: number; north: number }
@@ -46,11 +42,10 @@ type Query =
  */
 export async function runQuery(file: string, options: QueryOptions): Promise<void> {
   const query = checkQuery(options);
-  const matches = file.endsWith('.qk')
-    ? await queryIndex(file, query)
-    : await queryStream(file, query, options);
   const writer = featureWriter(process.stdout, options.format);
-  for (const feature of matches) await writer.write(feature);
+  const write = (feature: Feature) => writer.write(feature);
+  if (file.endsWith('.qk')) await queryIndex(file, query, write);
+  else await queryStream(file, query, options, write);
   await writer.end();
 }
 
@@ -90,7 +85,7 @@ function checkQuery(options: QueryOptions): Query {
 }
 
 // A .qk index: candidates from the tree, then the exact test on the features read from disk.
-async function queryIndex(file: string, query: Query): Promise<Feature[]> {
+async function queryIndex(file: string, query: Query, write: Write): Promise<void> {
   const qk = await QkFile.open(file);
   try {
     if (query.kind === 'near') {
@@ -98,47 +93,42 @@ async function queryIndex(file: string, query: Query): Promise<Feature[]> {
         throw new CliError(
           `${file}: --near and --within need an index of points (${qk.header.source} has other geometries)`,
         );
-      const { indices, distances } = nearestPoints(qk.tree, query.lon, query.lat, query.k, query.maxKm);
-      const out: Feature[] = [];
+      const { indices, distances } = nearestPoints(
+        qk.tree,
+        query.lon,
+        query.lat,
+        query.k,
+        query.maxKm,
+      );
       for (let i = 0; i < indices.length; i++)
-        out.push(withDistance(await qk.feature(indices[i]!), distances[i]!));
-      return out;
+        await write(withDistance(await qk.feature(indices[i]!), distances[i]!));
+      return;
     }
     const candidates =
       query.kind === 'point'
         ? qk.tree.searchPoint(query.lon, query.lat)
-        : boxCandidates(qk, query.west, query.south, query.east, query.north);
+        : geoSearchBox(qk.tree, query.west, query.south, query.east, query.north);
     candidates.sort((a, b) => a - b);
-    const out: Feature[] = [];
-    for (const i of candidates) {
-      const feature = await qk.feature(i);
-      if (matches(feature, query)) out.push(feature);
-    }
-    return out;
+    const features: Feature[] = [];
+    for (const i of candidates) features.push(await qk.feature(i));
+    const batch = checkBatch(
+      features,
+      candidates.map((i) => `${file}: feature ${i}`),
+    );
+    for (const i of matching(batch, query)) await write(features[i]!);
   } finally {
     await qk.close();
   }
 }
 
-// A box that crosses the antimeridian (west > east) is the union of its two halves.
-function boxCandidates(qk: QkFile, west: number, south: number, east: number, north: number) {
-  const box = (w: number, e: number) => ({ x: w, y: south, width: e - w, height: north - south });
-  if (west <= east) return qk.tree.search(box(west, east));
-  const both = new Set([...qk.tree.search(box(west, 180)), ...qk.tree.search(box(-180, east))]);
-  return [...both];
-}
-
-function matches(feature: Feature, query: Query): boolean {
-  if (query.kind === 'point') return containsPoint(feature, query.lon, query.lat);
-  if (query.kind !== 'bbox') return false;
-  const { west, south, east, north } = query;
-  if (west <= east) return meetsBox(feature, west, south, east, north);
-  return meetsBox(feature, west, south, 180, north) || meetsBox(feature, -180, south, east, north);
-}
-
 // A data file: every feature is checked as it streams past; for --near only the k best so far
 // are kept.
-async function queryStream(file: string, query: Query, options: QueryOptions): Promise<Feature[]> {
+async function queryStream(
+  file: string,
+  query: Query,
+  options: QueryOptions,
+  write: Write,
+): Promise<void> {
   const { size } = await import('node:fs/promises').then((fs) =>
     fs.stat(file).catch(() => ({ size: 0 })),
   );
@@ -146,33 +136,38 @@ async function queryStream(file: string, query: Query, options: QueryOptions): P
   const kept: { feature: Feature; distance: number; order: number }[] = [];
   let order = 0;
   try {
-    for await (const { feature, where } of readFeatures(file, {
+    const source = readFeatures(file, {
       format: options.inputFormat,
       lon: options.lon,
       lat: options.lat,
       onBytes: (b) => bar.update(b),
-    })) {
-      featureBox(feature, where);
-      order++;
-      if (query.kind !== 'near') {
-        if (matches(feature, query)) kept.push({ feature, distance: 0, order });
-        continue;
+    });
+    if (query.kind !== 'near') {
+      for await (const { features, places } of batches(source))
+        for (const i of matching(checkBatch(features, places), query)) await write(features[i]!);
+    } else {
+      for await (const { feature, where } of source) {
+        const at = pointOf(feature, where, '--near and --within need point features');
+        const distance = greatCircleKm(query.lon, query.lat, at[0], at[1]);
+        order++;
+        if (distance > query.maxKm) continue;
+        if (query.k === Number.POSITIVE_INFINITY) {
+          kept.push({ feature, distance, order });
+          continue;
+        }
+        if (kept.length === query.k && distance >= kept[kept.length - 1]!.distance) continue;
+        // Insert in order of distance (ties in file order), dropping the farthest past k.
+        let i = kept.length;
+        while (i > 0 && kept[i - 1]!.distance > distance) i--;
+        kept.splice(i, 0, { feature, distance, order });
+        if (kept.length > query.k) kept.pop();
       }
-      const at = pointOf(feature, where, '--near and --within need point features');
-      const distance = greatCircleKm(query.lon, query.lat, at[0], at[1]);
-      if (distance > query.maxKm) continue;
-      if (kept.length === query.k && distance >= kept[kept.length - 1]!.distance) continue;
-      // Insert in order of distance (ties by file order), dropping the farthest past k.
-      let i = kept.length;
-      while (i > 0 && kept[i - 1]!.distance > distance) i--;
-      kept.splice(i, 0, { feature, distance, order });
-      if (kept.length > query.k) kept.pop();
+      kept.sort((a, b) => a.distance - b.distance || a.order - b.order);
     }
   } finally {
     bar.stop();
   }
-  if (query.kind !== 'near') return kept.map((k) => k.feature);
-  return kept.map((k) => withDistance(k.feature, k.distance));
+  for (const k of kept) await write(withDistance(k.feature, k.distance));
 }
 
 function withDistance(feature: Feature, distance: number): Feature {
