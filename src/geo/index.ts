@@ -8,3 +8,17 @@ export {
   geoWithin,
   haversine,
 } from './great-circle.js';
+export {
+  itemsByTile,
+  type LonLatBox,
+  lonLatToQuadkey,
+  lonLatToTile,
+  MAX_MERCATOR_LATITUDE,
+  MAX_ZOOM,
+  quadkeyToTile,
+  type Tile,
+  type TileRange,
+  tileBounds,
+  tileRange,
+  tileToQuadkey,
+} from './tiles.js';
