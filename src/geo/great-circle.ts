@@ -6,7 +6,6 @@
 import { GEO } from '../engine/scan.js';
 import { distanceOfHav, havPoints } from '../geometry/sphere.js';
 import type { QueryIndex } from '../queries.js';
-import type { Rect } from '../types.js';
 import { checkFinite, checkInteger, checkNonNegative, checkRange } from '../validate.js';
 
 /** The mean Earth radius in kilometres, (2a + b) / 3 of WGS 84 (IUGG, Moritz 2000). */
@@ -157,16 +156,12 @@ export function geoSearchBox<T>(
   checkRange('east', east, -180, 180);
   checkFinite('south', south);
   checkRange('north', north, south, Number.MAX_VALUE);
-  if (west <= east) return index.search(box(west, south, east, north));
-  const found = index.search(box(west, south, 180, north));
+  const all = Number.POSITIVE_INFINITY;
+  if (west <= east) return index.searchEdges(west, south, east, north, all);
+  const found = index.searchEdges(west, south, 180, north, all);
   const seen = new Set<T>(found);
-  for (const item of index.search(box(-180, south, east, north))) {
+  for (const item of index.searchEdges(-180, south, east, north, all)) {
     if (!seen.has(item)) found.push(item);
   }
   return found;
-}
-
-// A query rectangle from its edges.
-function box(west: number, south: number, east: number, north: number): Rect {
-  return { x: west, y: south, width: Math.max(east - west, 0), height: north - south };
 }

@@ -1,5 +1,7 @@
 // quadkit/geo: great-circle queries, GeoJSON features and map tiles over quadkit's indexes.
 
+export { type FeatureHit, GeoIndex, type GeoIndexOptions } from './geo-index.js';
+export type { Feature, FeatureCollection, GeoInput, Geometry, Position } from './geojson.js';
 export {
   EARTH_RADIUS_KM,
   geoNearest,
@@ -8,3 +10,17 @@ export {
   geoWithin,
   haversine,
 } from './great-circle.js';
+export {
+  itemsByTile,
+  type LonLatBox,
+  lonLatToQuadkey,
+  lonLatToTile,
+  MAX_MERCATOR_LATITUDE,
+  MAX_ZOOM,
+  quadkeyToTile,
+  type Tile,
+  type TileRange,
+  tileBounds,
+  tileRange,
+  tileToQuadkey,
+} from './tiles.js';

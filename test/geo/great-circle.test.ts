@@ -131,7 +131,10 @@ function mapIds(pq: PointQuadtree<City>): QueryIndex<number> {
           return n;
         };
       }
-      if (prop === 'search') return (r: never) => target.search(r).map((c) => c.id);
+      if (prop === 'searchEdges') {
+        return (...args: [number, number, number, number, number]) =>
+          target.searchEdges(...args).map((c) => c.id);
+      }
       return Reflect.get(target, prop, receiver);
     },
   }) as unknown as QueryIndex<number>;
