@@ -104,6 +104,12 @@ function positive(value: string): number {
   return n;
 }
 
+// A reader that stops early (`| head`) closes stdout: the answer is then complete for it.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
 try {
   await program.parseAsync();
 } catch (e) {

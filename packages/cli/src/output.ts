@@ -22,10 +22,12 @@ export interface FeatureWriter {
  * A writer of features in `format` to `out`.
  * @param out - the stream, usually stdout.
  * @param format - `geojson`, `ndjson` or `csv`.
+ * @param geometry - whether CSV rows carry the geometry (lon/lat or a GeoJSON column); a table
+ * of polygons' properties reads better without it.
  */
-export function featureWriter(out: Writable, format: OutputFormat): FeatureWriter {
+export function featureWriter(out: Writable, format: OutputFormat, geometry = true): FeatureWriter {
   if (format === 'ndjson') return lineWriter(out, (f) => `${JSON.stringify(f)}\n`);
-  if (format === 'csv') return csvWriter(out);
+  if (format === 'csv') return csvWriter(out, geometry);
   let first = true;
   const lines = lineWriter(out, (f) => {
     const text = `${first ? '' : ',\n'}${JSON.stringify(f)}`;
@@ -55,7 +57,7 @@ function lineWriter(out: Writable, text: (f: Feature) => string): FeatureWriter 
 
 // CSV: the columns are fixed by the first feature; a later feature with a property the header
 // lacks is an error rather than a silently dropped value.
-function csvWriter(out: Writable): FeatureWriter {
+function csvWriter(out: Writable, geometry: boolean): FeatureWriter {
   let columns: string[] | null = null;
   let point = false;
   return {
@@ -63,11 +65,12 @@ function csvWriter(out: Writable): FeatureWriter {
       const properties = feature.properties ?? {};
       if (columns === null) {
         point = feature.geometry?.type === 'Point';
-        columns = [...(point ? ['lon', 'lat'] : ['geometry']), ...Object.keys(properties)];
+        const lead = !geometry ? [] : point ? ['lon', 'lat'] : ['geometry'];
+        columns = [...lead, ...Object.keys(properties)];
         await put(out, stringify([columns]));
       }
       const isPoint = feature.geometry?.type === 'Point';
-      if (isPoint !== point)
+      if (geometry && isPoint !== point)
         throw new CliError(
           'CSV output needs every feature to be a point or every feature not; use --format ndjson',
         );
@@ -77,10 +80,10 @@ function csvWriter(out: Writable): FeatureWriter {
             `CSV output: property "${key}" is not in the first feature's columns; use --format ndjson`,
           );
       const row: unknown[] = [];
-      if (point) {
+      if (geometry && point) {
         const [lon, lat] = (feature.geometry?.coordinates as number[] | undefined) ?? [];
         row.push(lon, lat);
-      } else row.push(JSON.stringify(feature.geometry));
+      } else if (geometry) row.push(JSON.stringify(feature.geometry));
       for (let i = row.length; i < columns.length; i++) {
         const value = properties[columns[i]!];
         row.push(value !== null && typeof value === 'object' ? JSON.stringify(value) : value);

@@ -1,22 +1,17 @@
 // quadkit index FILE -o FILE.qk: streams the features, writes their JSON texts to a scratch file
 // as they come with their boxes in a growing Float64Array, then packs a StaticQuadtree over the
 // boxes and writes the .qk file.
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { StaticQuadtree } from 'quadkit';
-import { batches, type Format, readFeatures } from '../input.js';
-import { progress } from '../progress.js';
+import { batches, type InputFlags, readWithProgress } from '../input.js';
 import { checkBatch, featureBox } from '../shapes.js';
 import { writeQk } from '../store.js';
 
 /** Options of `quadkit index`. */
-export interface IndexOptions {
+export interface IndexOptions extends InputFlags {
   output: string;
-  inputFormat?: Format;
-  lon?: string;
-  lat?: string;
-  quiet?: boolean;
 }
 
 /**
@@ -29,20 +24,13 @@ export async function runIndex(file: string, options: IndexOptions): Promise<voi
   try {
     const featureFile = join(scratch, 'features.ndjson');
     const out = await open(featureFile, 'w');
-    const { size } = await stat(file).catch(() => ({ size: 0 }));
-    const bar = progress(`indexing ${basename(file)}`, size, options.quiet);
     let boxes: Float64Array = new Float64Array(4 * 1024);
     let offsets: Float64Array = new Float64Array(1024 + 1);
     let count = 0;
     let bytes = 0;
     let points = true;
     try {
-      const source = readFeatures(file, {
-        format: options.inputFormat,
-        lon: options.lon,
-        lat: options.lat,
-        onBytes: (b) => bar.update(b),
-      });
+      const source = readWithProgress(file, options, 'indexing');
       for await (const { features, places } of batches(source)) {
         // Each batch is checked by the library before any of it is written.
         checkBatch(features, places);
@@ -63,7 +51,6 @@ export async function runIndex(file: string, options: IndexOptions): Promise<voi
       }
     } finally {
       await out.close();
-      bar.stop();
     }
     const tree = StaticQuadtree.fromBoxes(boxes.subarray(0, 4 * count));
     await writeQk(

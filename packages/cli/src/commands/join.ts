@@ -1,24 +1,17 @@
 // quadkit join POINTS POLYGONS: the polygons go into an index in memory; the points stream past
 // it, each tagged with the polygon that contains it (the first in the polygons' file order) or
 // counted per polygon.
-import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { CliError } from '../errors.js';
-import { type Feature, type Format, readFeatures } from '../input.js';
+import { type Feature, type InputFlags, readFeatures, readWithProgress } from '../input.js';
 import { featureWriter, type OutputFormat } from '../output.js';
-import { progress } from '../progress.js';
 import { checkBatch, firstContaining, pointOf } from '../shapes.js';
 
 /** Options of `quadkit join`. */
-export interface JoinOptions {
+export interface JoinOptions extends InputFlags {
   count?: boolean;
   property?: string;
   as?: string;
   format: OutputFormat;
-  inputFormat?: Format;
-  lon?: string;
-  lat?: string;
-  quiet?: boolean;
 }
 
 /**
@@ -49,39 +42,25 @@ export async function runJoin(
   const as = options.as ?? property ?? 'polygon';
 
   // The points: streamed, each looked up once.
-  const { size } = await stat(pointsFile).catch(() => ({ size: 0 }));
-  const bar = progress(`joining ${basename(pointsFile)}`, size, options.quiet);
   const counts = new Float64Array(polygons.length);
   const writer = options.count ? null : featureWriter(process.stdout, options.format);
-  try {
-    for await (const { feature, where } of readFeatures(pointsFile, {
-      format: options.inputFormat,
-      lon: options.lon,
-      lat: options.lat,
-      onBytes: (b) => bar.update(b),
-    })) {
-      const [lon, lat] = pointOf(feature, where, 'join takes point features on its first file');
-      const found = firstContaining(index, lon, lat, scratch);
-      if (found >= 0) counts[found]!++;
-      if (writer === null) continue;
-      const value =
-        found < 0
-          ? null
-          : property === undefined
-            ? found
-            : (polygons[found]!.properties?.[property] ?? null);
-      await writer.write({
-        ...feature,
-        properties: { ...(feature.properties ?? {}), [as]: value },
-      });
-    }
-  } finally {
-    bar.stop();
+  for await (const { feature, where } of readWithProgress(pointsFile, options, 'joining')) {
+    const [lon, lat] = pointOf(feature, where, 'join takes point features on its first file');
+    const found = firstContaining(index, lon, lat, scratch);
+    if (found >= 0) counts[found]!++;
+    if (writer === null) continue;
+    const value =
+      found < 0
+        ? null
+        : property === undefined
+          ? found
+          : (polygons[found]!.properties?.[property] ?? null);
+    await writer.write({ ...feature, properties: { ...(feature.properties ?? {}), [as]: value } });
   }
   if (writer !== null) return writer.end();
 
   // --count: the polygons with the number of points in each.
-  const out = featureWriter(process.stdout, options.format);
+  const out = featureWriter(process.stdout, options.format, false);
   for (let i = 0; i < polygons.length; i++) {
     const polygon = polygons[i]!;
     await out.write({

@@ -1,17 +1,15 @@
 // quadkit query FILE|FILE.qk: one query, the matching features to stdout.
 // On a .qk file the packed tree gives the candidates and only they are read from disk; on a
 // data file the features stream past an exact test, so no file has to fit in memory.
-import { basename } from 'node:path';
 import { geoSearchBox } from 'quadkit/geo';
 import { CliError } from '../errors.js';
-import { batches, type Feature, type Format, readFeatures } from '../input.js';
+import { batches, type Feature, type InputFlags, readWithProgress } from '../input.js';
 import { featureWriter, type OutputFormat } from '../output.js';
-import { progress } from '../progress.js';
 import { checkBatch, greatCircleKm, matching, nearestPoints, pointOf } from '../shapes.js';
 import { QkFile } from '../store.js';
 
 /** Options of `quadkit query`. */
-export interface QueryOptions {
+export interface QueryOptions extends InputFlags {
   bbox?: number[];
   point?: number[];
   near?: number[];
@@ -19,10 +17,6 @@ export interface QueryOptions {
   maxKm: number;
   within?: number[];
   format: OutputFormat;
-  inputFormat?: Format;
-  lon?: string;
-  lat?: string;
-  quiet?: boolean;
 }
 
 type Write = (feature: Feature) => Promise<void>;
@@ -129,44 +123,31 @@ async function queryStream(
   options: QueryOptions,
   write: Write,
 ): Promise<void> {
-  const { size } = await import('node:fs/promises').then((fs) =>
-    fs.stat(file).catch(() => ({ size: 0 })),
-  );
-  const bar = progress(`querying ${basename(file)}`, size, options.quiet);
   const kept: { feature: Feature; distance: number; order: number }[] = [];
   let order = 0;
-  try {
-    const source = readFeatures(file, {
-      format: options.inputFormat,
-      lon: options.lon,
-      lat: options.lat,
-      onBytes: (b) => bar.update(b),
-    });
-    if (query.kind !== 'near') {
-      for await (const { features, places } of batches(source))
-        for (const i of matching(checkBatch(features, places), query)) await write(features[i]!);
-    } else {
-      for await (const { feature, where } of source) {
-        const at = pointOf(feature, where, '--near and --within need point features');
-        const distance = greatCircleKm(query.lon, query.lat, at[0], at[1]);
-        order++;
-        if (distance > query.maxKm) continue;
-        if (query.k === Number.POSITIVE_INFINITY) {
-          kept.push({ feature, distance, order });
-          continue;
-        }
-        if (kept.length === query.k && distance >= kept[kept.length - 1]!.distance) continue;
-        // Insert in order of distance (ties in file order), dropping the farthest past k.
-        let i = kept.length;
-        while (i > 0 && kept[i - 1]!.distance > distance) i--;
-        kept.splice(i, 0, { feature, distance, order });
-        if (kept.length > query.k) kept.pop();
-      }
-      kept.sort((a, b) => a.distance - b.distance || a.order - b.order);
-    }
-  } finally {
-    bar.stop();
+  const source = readWithProgress(file, options, 'querying');
+  if (query.kind !== 'near') {
+    for await (const { features, places } of batches(source))
+      for (const i of matching(checkBatch(features, places), query)) await write(features[i]!);
+    return;
   }
+  for await (const { feature, where } of source) {
+    const at = pointOf(feature, where, '--near and --within need point features');
+    const distance = greatCircleKm(query.lon, query.lat, at[0], at[1]);
+    order++;
+    if (distance > query.maxKm) continue;
+    if (query.k === Number.POSITIVE_INFINITY) {
+      kept.push({ feature, distance, order });
+      continue;
+    }
+    if (kept.length === query.k && distance >= kept[kept.length - 1]!.distance) continue;
+    // Insert in order of distance (ties in file order), dropping the farthest past k.
+    let i = kept.length;
+    while (i > 0 && kept[i - 1]!.distance > distance) i--;
+    kept.splice(i, 0, { feature, distance, order });
+    if (kept.length > query.k) kept.pop();
+  }
+  kept.sort((a, b) => a.distance - b.distance || a.order - b.order);
   for (const k of kept) await write(withDistance(k.feature, k.distance));
 }
 
