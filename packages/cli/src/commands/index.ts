@@ -1,0 +1,74 @@
+// quadkit index FILE -o FILE.qk: streams the features, writes their JSON texts to a scratch file
+// as they come with their boxes in a growing Float64Array, then packs a StaticQuadtree over the
+// boxes and writes the .qk file.
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { StaticQuadtree } from 'quadkit';
+import { batches, type InputFlags, readWithProgress } from '../input.js';
+import { checkBatch, featureBox } from '../shapes.js';
+import { writeQk } from '../store.js';
+
+/** Options of `quadkit index`. */
+export interface IndexOptions extends InputFlags {
+  output: string;
+}
+
+/**
+ * Builds the index of a file and writes it with its features.
+ * @param file - the input file.
+ * @param options - the command's options.
+ */
+export async function runIndex(file: string, options: IndexOptions): Promise<void> {
+  const scratch = await mkdtemp(join(tmpdir(), 'quadkit-'));
+  try {
+    const featureFile = join(scratch, 'features.ndjson');
+    const out = await open(featureFile, 'w');
+    let boxes: Float64Array = new Float64Array(4 * 1024);
+    let offsets: Float64Array = new Float64Array(1024 + 1);
+    let count = 0;
+    let bytes = 0;
+    let points = true;
+    try {
+      const source = readWithProgress(file, options, 'indexing');
+      for await (const { features, places } of batches(source)) {
+        // Each batch is checked by the library before any of it is written.
+        checkBatch(features, places);
+        let text = '';
+        for (let i = 0; i < features.length; i++) {
+          const feature = features[i]!;
+          if (4 * count + 4 > boxes.length) boxes = grow(boxes);
+          if (count + 2 > offsets.length) offsets = grow(offsets);
+          boxes.set(featureBox(feature, places[i]!), 4 * count);
+          if (feature.geometry?.type !== 'Point') points = false;
+          const json = `${JSON.stringify(feature)}\n`;
+          text += json;
+          bytes += Buffer.byteLength(json);
+          count++;
+          offsets[count] = bytes;
+        }
+        await out.write(text);
+      }
+    } finally {
+      await out.close();
+    }
+    const tree = StaticQuadtree.fromBoxes(boxes.subarray(0, 4 * count));
+    await writeQk(
+      options.output,
+      { count, points: points && count > 0, source: basename(file) },
+      tree,
+      offsets.subarray(0, count + 1),
+      featureFile,
+    );
+    if (!options.quiet)
+      process.stderr.write(`quadkit: indexed ${count} features of ${file} in ${options.output}\n`);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+function grow(array: Float64Array): Float64Array {
+  const bigger = new Float64Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}

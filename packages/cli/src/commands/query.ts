@@ -1,0 +1,156 @@
+// quadkit query FILE|FILE.qk: one query, the matching features to stdout.
+// On a .qk file the packed tree gives the candidates and only they are read from disk; on a
+// data file the features stream past an exact test, so no file has to fit in memory.
+import { geoSearchBox } from 'quadkit/geo';
+import { CliError } from '../errors.js';
+import { batches, type Feature, type InputFlags, readWithProgress } from '../input.js';
+import { featureWriter, type OutputFormat } from '../output.js';
+import { checkBatch, greatCircleKm, matching, nearestPoints, pointOf } from '../shapes.js';
+import { QkFile } from '../store.js';
+
+/** Options of `quadkit query`. */
+export interface QueryOptions extends InputFlags {
+  bbox?: number[];
+  point?: number[];
+  near?: number[];
+  k: number;
+  maxKm: number;
+  within?: number[];
+  format: OutputFormat;
+}
+
+type Write = (feature: Feature) => Promise<void>;
+
+/** One query, checked: a box, a point, or a great-circle neighbourhood. */
+type Query =
+  | { kind: 'bbox'; west: number; south: number; east: number; north: number }
+  | { kind: 'point'; lon: number; lat: number }
+  | { kind: 'near'; lon: number; lat: number; k: number; maxKm: number };
+
+/**
+ * Runs one query over a file or an index and writes the matching features to stdout: for
+ * `--near` and `--within` nearest first (with `distance_km` in their properties), else in file
+ * order.
+ * @param file - a .qk index or a data file.
+ * @param options - the command's options.
+ */
+export async function runQuery(file: string, options: QueryOptions): Promise<void> {
+  const query = checkQuery(options);
+  const writer = featureWriter(process.stdout, options.format);
+  const write = (feature: Feature) => writer.write(feature);
+  if (file.endsWith('.qk')) await queryIndex(file, query, write);
+  else await queryStream(file, query, options, write);
+  await writer.end();
+}
+
+function checkQuery(options: QueryOptions): Query {
+  const given = ['bbox', 'point', 'near', 'within'].filter(
+    (name) => options[name as keyof QueryOptions] !== undefined,
+  );
+  if (given.length !== 1)
+    throw new CliError(
+      `query needs exactly one of --bbox, --point, --near, --within (got ${given.length === 0 ? 'none' : given.map((g) => `--${g}`).join(', ')})`,
+    );
+  const lonLat = (lon: number, lat: number, flag: string) => {
+    if (lon < -180 || lon > 180 || lat < -90 || lat > 90)
+      throw new CliError(`${flag}: longitude must be in [-180, 180] and latitude in [-90, 90]`);
+  };
+  if (options.bbox !== undefined) {
+    const [west, south, east, north] = options.bbox as [number, number, number, number];
+    lonLat(west, south, '--bbox');
+    lonLat(east, north, '--bbox');
+    if (south > north) throw new CliError(`--bbox: south (${south}) is above north (${north})`);
+    return { kind: 'bbox', west, south, east, north };
+  }
+  if (options.point !== undefined) {
+    const [lon, lat] = options.point as [number, number];
+    lonLat(lon, lat, '--point');
+    return { kind: 'point', lon, lat };
+  }
+  if (options.near !== undefined) {
+    const [lon, lat] = options.near as [number, number];
+    lonLat(lon, lat, '--near');
+    return { kind: 'near', lon, lat, k: options.k, maxKm: options.maxKm };
+  }
+  const [lon, lat, km] = options.within as [number, number, number];
+  lonLat(lon, lat, '--within');
+  if (!(km >= 0)) throw new CliError(`--within: the radius must be 0 km or more, got ${km}`);
+  return { kind: 'near', lon, lat, k: Number.POSITIVE_INFINITY, maxKm: km };
+}
+
+// A .qk index: candidates from the tree, then the exact test on the features read from disk.
+async function queryIndex(file: string, query: Query, write: Write): Promise<void> {
+  const qk = await QkFile.open(file);
+  try {
+    if (query.kind === 'near') {
+      if (!qk.header.points)
+        throw new CliError(
+          `${file}: --near and --within need an index of points (${qk.header.source} has other geometries)`,
+        );
+      const { indices, distances } = nearestPoints(
+        qk.tree,
+        query.lon,
+        query.lat,
+        query.k,
+        query.maxKm,
+      );
+      for (let i = 0; i < indices.length; i++)
+        await write(withDistance(await qk.feature(indices[i]!), distances[i]!));
+      return;
+    }
+    const candidates =
+      query.kind === 'point'
+        ? qk.tree.searchPoint(query.lon, query.lat)
+        : geoSearchBox(qk.tree, query.west, query.south, query.east, query.north);
+    candidates.sort((a, b) => a - b);
+    const features: Feature[] = [];
+    for (const i of candidates) features.push(await qk.feature(i));
+    const batch = checkBatch(
+      features,
+      candidates.map((i) => `${file}: feature ${i}`),
+    );
+    for (const i of matching(batch, query)) await write(features[i]!);
+  } finally {
+    await qk.close();
+  }
+}
+
+// A data file: every feature is checked as it streams past; for --near only the k best so far
+// are kept.
+async function queryStream(
+  file: string,
+  query: Query,
+  options: QueryOptions,
+  write: Write,
+): Promise<void> {
+  const kept: { feature: Feature; distance: number; order: number }[] = [];
+  let order = 0;
+  const source = readWithProgress(file, options, 'querying');
+  if (query.kind !== 'near') {
+    for await (const { features, places } of batches(source))
+      for (const i of matching(checkBatch(features, places), query)) await write(features[i]!);
+    return;
+  }
+  for await (const { feature, where } of source) {
+    const at = pointOf(feature, where, '--near and --within need point features');
+    const distance = greatCircleKm(query.lon, query.lat, at[0], at[1]);
+    order++;
+    if (distance > query.maxKm) continue;
+    if (query.k === Number.POSITIVE_INFINITY) {
+      kept.push({ feature, distance, order });
+      continue;
+    }
+    if (kept.length === query.k && distance >= kept[kept.length - 1]!.distance) continue;
+    // Insert in order of distance (ties in file order), dropping the farthest past k.
+    let i = kept.length;
+    while (i > 0 && kept[i - 1]!.distance > distance) i--;
+    kept.splice(i, 0, { feature, distance, order });
+    if (kept.length > query.k) kept.pop();
+  }
+  kept.sort((a, b) => a.distance - b.distance || a.order - b.order);
+  for (const k of kept) await write(withDistance(k.feature, k.distance));
+}
+
+function withDistance(feature: Feature, distance: number): Feature {
+  return { ...feature, properties: { ...(feature.properties ?? {}), distance_km: distance } };
+}

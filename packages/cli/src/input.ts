@@ -1,0 +1,354 @@
+// Streaming readers: GeoJSON (a FeatureCollection, an array of features, or one feature or
+// geometry), newline-delimited GeoJSON and CSV, each turned into a stream of GeoJSON features with
+// the place each one came from, so that errors can name it.
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Duplex, Readable } from 'node:stream';
+import { parse as parseCsv } from 'csv-parse';
+import parser from 'stream-json';
+import pick from 'stream-json/filters/pick.js';
+import streamArray from 'stream-json/streamers/stream-array.js';
+import { CliError } from './errors.js';
+import { progress } from './progress.js';
+
+/** A GeoJSON feature as read from a file (validated later, by the index that takes it). */
+export interface Feature {
+  type: 'Feature';
+  geometry: { type: string; coordinates?: unknown; geometries?: unknown } | null;
+  properties: Record<string, unknown> | null;
+  [key: string]: unknown;
+}
+
+/** A feature and where it came from: `features[12]`, `line 13`. */
+export interface Sourced {
+  feature: Feature;
+  where: string;
+}
+
+/** Input formats the command reads. */
+export type Format = 'geojson' | 'ndjson' | 'csv';
+
+/** Options of {@link readFeatures}. */
+export interface ReadOptions {
+  /** The format; by default from the file's extension, then from its first bytes. */
+  format?: Format | undefined;
+  /** The longitude column of a CSV file (default: detected). */
+  lon?: string | undefined;
+  /** The latitude column of a CSV file (default: detected). */
+  lat?: string | undefined;
+  /** Called with the number of bytes read so far, for a progress bar. */
+  onBytes?: ((bytes: number) => void) | undefined;
+}
+
+const EXTENSIONS: Record<string, Format> = {
+  '.geojson': 'geojson',
+  '.json': 'geojson',
+  '.ndjson': 'ndjson',
+  '.geojsonl': 'ndjson',
+  '.geojsons': 'ndjson',
+  '.jsonl': 'ndjson',
+  '.csv': 'csv',
+  '.tsv': 'csv',
+};
+
+/** Column names taken for longitude and latitude, in order of preference (lower case). */
+const LON_NAMES = ['lon', 'lng', 'long', 'longitude', 'x'];
+const LAT_NAMES = ['lat', 'latitude', 'y'];
+
+/**
+ * The format of a file: from its extension, else from its first bytes (`{` or `[` opening a
+ * JSON document, a second `{` on a later line meaning newline-delimited, anything else CSV).
+ * @param file - the file's path.
+ */
+export async function detectFormat(file: string): Promise<Format> {
+  const byExtension = EXTENSIONS[extname(file).toLowerCase()];
+  if (byExtension !== undefined) return byExtension;
+  const handle = await open(file, 'r').catch((e: NodeJS.ErrnoException) => {
+    throw new CliError(`${file}: cannot read the file (${e.code ?? e.message})`);
+  });
+  try {
+    const head = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const text = head.subarray(0, bytesRead).toString('utf8').trimStart();
+    if (text.startsWith('[')) return 'geojson';
+    if (text.startsWith('{')) {
+      const lines = text.split('\n').filter((l) => l.trim() !== '');
+      const first = lines[0]?.trim() ?? '';
+      const isOneLine = first.endsWith('}') && (lines[1]?.trim().startsWith('{') ?? false);
+      return isOneLine ? 'ndjson' : 'geojson';
+    }
+    return 'csv';
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Streams the features of a file, one at a time, never holding the file's text in memory.
+ * @param file - the file's path.
+ * @param options - `{ format, lon, lat, onBytes }`.
+ */
+export async function* readFeatures(
+  file: string,
+  options: ReadOptions = {},
+): AsyncGenerator<Sourced> {
+  const format = options.format ?? (await detectFormat(file));
+  // Read before the stream opens: once it flows, nothing may await before its consumer attaches.
+  const first = format === 'geojson' ? await firstChar(file) : '';
+  const input = createReadStream(file, { encoding: 'utf8' });
+  const opened = new Promise<void>((resolve, reject) => {
+    input.once('open', () => resolve());
+    input.once('error', (e: NodeJS.ErrnoException) =>
+      reject(new CliError(`${file}: cannot read the file (${e.code ?? e.message})`)),
+    );
+  });
+  await opened;
+  const { onBytes } = options;
+  if (onBytes !== undefined) input.on('data', () => onBytes(input.bytesRead));
+  try {
+    if (format === 'csv') yield* readCsv(file, input, options);
+    else if (format === 'ndjson') yield* readNdjson(file, input);
+    else yield* readGeojson(file, input, first);
+  } finally {
+    input.destroy();
+  }
+}
+
+// Newline-delimited GeoJSON: one feature or geometry per line; blank lines are skipped.
+async function* readNdjson(file: string, input: Readable): AsyncGenerator<Sourced> {
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  let line = 0;
+  for await (const text of lines) {
+    line++;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      throw new CliError(`${file}:${line}: not valid JSON (${(e as Error).message})`);
+    }
+    yield { feature: asFeature(value, `${file}:${line}`), where: `${file}:${line}` };
+  }
+}
+
+// GeoJSON: the elements of `features` (or of a top-level array) are parsed one by one; a
+// single feature or geometry is read whole.
+async function* readGeojson(file: string, input: Readable, first: string): AsyncGenerator<Sourced> {
+  if (first !== '{' && first !== '[')
+    throw new CliError(`${file}: not a GeoJSON file (it starts with ${JSON.stringify(first)})`);
+  // Each stage's error ends the last one, where the loop below reads it.
+  // Values come packed, not piece by piece: a quarter faster, and no value is large.
+  const stages: Duplex[] = [parser({ streamValues: false })];
+  if (first === '{') stages.push(pick.asStream({ filter: /^features$/ }));
+  stages.push(streamArray.asStream());
+  const elements = stages.reduce<Readable>((from, to) => from.pipe(to), input);
+  for (const stage of [input, ...stages.slice(0, -1)])
+    stage.on('error', (e: Error) => elements.destroy(e));
+  const path = first === '[' ? '' : 'features';
+  let count = 0;
+  try {
+    for await (const { key, value } of elements as AsyncIterable<{ key: number; value: unknown }>) {
+      count++;
+      const where = `${file}: ${path}[${key}]`;
+      yield { feature: asFeature(value, where), where };
+    }
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError(`${file}: not valid JSON (${(e as Error).message})`);
+  }
+  if (count === 0 && first === '{') yield* readWholeObject(file);
+}
+
+// A GeoJSON object without a `features` array: one feature or one geometry (or an empty
+// FeatureCollection). Such files are small, so they are read whole.
+async function* readWholeObject(file: string): AsyncGenerator<Sourced> {
+  const { readFile } = await import('node:fs/promises');
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, 'utf8'));
+  } catch (e) {
+    throw new CliError(`${file}: not valid JSON (${(e as Error).message})`);
+  }
+  const type = (value as { type?: unknown } | null)?.type;
+  if (type === 'FeatureCollection') {
+    if (!Array.isArray((value as { features?: unknown }).features))
+      throw new CliError(`${file}: a FeatureCollection needs a "features" array`);
+    return;
+  }
+  yield { feature: asFeature(value, file), where: file };
+}
+
+async function firstChar(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return head.subarray(0, bytesRead).toString('utf8').trimStart().charAt(0);
+  } finally {
+    await handle.close();
+  }
+}
+
+// CSV: each row is a Point feature at its lon/lat columns, with the row as its properties.
+async function* readCsv(
+  file: string,
+  input: Readable,
+  options: ReadOptions,
+): AsyncGenerator<Sourced> {
+  const delimiter = extname(file).toLowerCase() === '.tsv' ? '\t' : [',', ';', '\t', '|'];
+  const rows = input.pipe(
+    parseCsv({
+      columns: true,
+      info: true,
+      delimiter,
+      bom: true,
+      skip_empty_lines: true,
+      trim: true,
+    }),
+  );
+  let lon: string | undefined;
+  let lat: string | undefined;
+  try {
+    for await (const { info, record: row } of rows as AsyncIterable<{
+      info: { lines: number };
+      record: Record<string, string>;
+    }>) {
+      // The line on which the record ends (a quoted field may span lines).
+      const line = info.lines;
+      if (lon === undefined || lat === undefined) {
+        const columns = Object.keys(row);
+        lon = pickColumn(file, columns, options.lon, LON_NAMES, 'longitude', '--lon');
+        lat = pickColumn(file, columns, options.lat, LAT_NAMES, 'latitude', '--lat');
+      }
+      const where = `${file}:${line}`;
+      const x = parseCoordinate(row[lon], lon, where);
+      const y = parseCoordinate(row[lat], lat, where);
+      const properties: Record<string, unknown> = {};
+      for (const key in row) if (key !== lon && key !== lat) properties[key] = row[key];
+      yield {
+        feature: { type: 'Feature', geometry: { type: 'Point', coordinates: [x, y] }, properties },
+        where,
+      };
+    }
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    const line = (e as { lines?: number }).lines;
+    throw new CliError(`${file}${line === undefined ? '' : `:${line}`}: ${(e as Error).message}`);
+  }
+}
+
+function pickColumn(
+  file: string,
+  columns: string[],
+  given: string | undefined,
+  names: string[],
+  what: string,
+  flag: string,
+): string {
+  if (given !== undefined) {
+    if (!columns.includes(given))
+      throw new CliError(
+        `${file}: no column "${given}" (${flag}); the columns are ${columns.join(', ')}`,
+      );
+    return given;
+  }
+  for (const name of names) {
+    const found = columns.find((c) => c.toLowerCase() === name);
+    if (found !== undefined) return found;
+  }
+  throw new CliError(
+    `${file}: no ${what} column found (looked for ${names.join(', ')}); name it with ${flag} ` +
+      `(the columns are ${columns.join(', ')})`,
+  );
+}
+
+function parseCoordinate(text: string | undefined, column: string, where: string): number {
+  const value = text === undefined || text.trim() === '' ? Number.NaN : Number(text);
+  if (!Number.isFinite(value))
+    throw new CliError(
+      `${where}: column "${column}" must be a number, got ${JSON.stringify(text)}`,
+    );
+  return value;
+}
+
+// A feature, or a bare geometry wrapped in one; anything else is an error naming the place.
+function asFeature(value: unknown, where: string): Feature {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new CliError(`${where}: expected a GeoJSON feature or geometry, got ${kind(value)}`);
+  const type = (value as { type?: unknown }).type;
+  if (type === 'Feature') {
+    const f = value as Feature;
+    if (f.properties === undefined) f.properties = null;
+    return f;
+  }
+  if (typeof type === 'string' && type !== 'FeatureCollection')
+    return { type: 'Feature', geometry: value as Feature['geometry'], properties: null };
+  throw new CliError(
+    `${where}: expected a GeoJSON feature or geometry, got type ${JSON.stringify(type)}`,
+  );
+}
+
+function kind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? JSON.stringify(value) : typeof value;
+}
+
+/**
+ * Groups a stream of features into arrays of at most `size`, with their places.
+ * @param source - the features.
+ * @param size - the largest batch.
+ */
+export async function* batches(
+  source: AsyncIterable<Sourced>,
+  size = 4096,
+): AsyncGenerator<{ features: Feature[]; places: string[] }> {
+  let features: Feature[] = [];
+  let places: string[] = [];
+  for await (const { feature, where } of source) {
+    features.push(feature);
+    places.push(where);
+    if (features.length === size) {
+      yield { features, places };
+      features = [];
+      places = [];
+    }
+  }
+  if (features.length > 0) yield { features, places };
+}
+
+/** The input flags every command shares. */
+export interface InputFlags {
+  inputFormat?: Format;
+  lon?: string;
+  lat?: string;
+  quiet?: boolean;
+}
+
+/**
+ * Streams a file's features (see {@link readFeatures}) with a progress bar on stderr labelled
+ * `label`, removed when the stream ends or fails.
+ * @param file - the file's path.
+ * @param flags - the command's input flags.
+ * @param label - what is being done (`indexing`).
+ */
+export async function* readWithProgress(
+  file: string,
+  flags: InputFlags,
+  label: string,
+): AsyncGenerator<Sourced> {
+  const { size } = await stat(file).catch(() => ({ size: 0 }));
+  const bar = progress(`${label} ${basename(file)}`, size, flags.quiet);
+  try {
+    yield* readFeatures(file, {
+      format: flags.inputFormat,
+      lon: flags.lon,
+      lat: flags.lat,
+      onBytes: (b) => bar.update(b),
+    });
+  } finally {
+    bar.stop();
+  }
+}

@@ -1,0 +1,104 @@
+// Writers for the command's answers: a GeoJSON FeatureCollection, newline-delimited GeoJSON, or
+// CSV (points as lon/lat columns, other geometries as a GeoJSON column, then the properties).
+// Each writer waits for the stream to drain, so a large answer never piles up in memory.
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
+import { CliError } from './errors.js';
+import type { Feature } from './input.js';
+
+/** Output formats. */
+export type OutputFormat = 'geojson' | 'ndjson' | 'csv';
+
+/** Writes features to a stream in one format. */
+export interface FeatureWriter {
+  /** Writes one feature. */
+  write(feature: Feature): Promise<void>;
+  /** Ends the document (the FeatureCollection's closing bracket). */
+  end(): Promise<void>;
+}
+
+/**
+ * A writer of features in `format` to `out`.
+ * @param out - the stream, usually stdout.
+ * @param format - `geojson`, `ndjson` or `csv`.
+ * @param geometry - whether CSV rows carry the geometry (lon/lat or a GeoJSON column); a table
+ * of polygons' properties reads better without it.
+ */
+export function featureWriter(out: Writable, format: OutputFormat, geometry = true): FeatureWriter {
+  if (format === 'ndjson') return lineWriter(out, (f) => `${JSON.stringify(f)}\n`);
+  if (format === 'csv') return csvWriter(out, geometry);
+  let first = true;
+  const lines = lineWriter(out, (f) => {
+    const text = `${first ? '' : ',\n'}${JSON.stringify(f)}`;
+    first = false;
+    return text;
+  });
+  let opened = false;
+  return {
+    async write(feature) {
+      if (!opened) await put(out, '{"type":"FeatureCollection","features":[\n');
+      opened = true;
+      await lines.write(feature);
+    },
+    async end() {
+      if (!opened) await put(out, '{"type":"FeatureCollection","features":[\n');
+      await put(out, '\n]}\n');
+    },
+  };
+}
+
+function lineWriter(out: Writable, text: (f: Feature) => string): FeatureWriter {
+  return {
+    write: (feature) => put(out, text(feature)),
+    end: async () => {},
+  };
+}
+
+// CSV: the columns are fixed by the first feature; a later feature with a property the header
+// lacks is an error rather than a silently dropped value.
+function csvWriter(out: Writable, geometry: boolean): FeatureWriter {
+  let columns: string[] | null = null;
+  let point = false;
+  return {
+    async write(feature) {
+      const properties = feature.properties ?? {};
+      if (columns === null) {
+        point = feature.geometry?.type === 'Point';
+        const lead = !geometry ? [] : point ? ['lon', 'lat'] : ['geometry'];
+        columns = [...lead, ...Object.keys(properties)];
+        await put(out, stringify([columns]));
+      }
+      const isPoint = feature.geometry?.type === 'Point';
+      if (geometry && isPoint !== point)
+        throw new CliError(
+          'CSV output needs every feature to be a point or every feature not; use --format ndjson',
+        );
+      for (const key of Object.keys(properties))
+        if (!columns.includes(key))
+          throw new CliError(
+            `CSV output: property "${key}" is not in the first feature's columns; use --format ndjson`,
+          );
+      const row: unknown[] = [];
+      if (geometry && point) {
+        const [lon, lat] = (feature.geometry?.coordinates as number[] | undefined) ?? [];
+        row.push(lon, lat);
+      } else if (geometry) row.push(JSON.stringify(feature.geometry));
+      for (let i = row.length; i < columns.length; i++) {
+        const value = properties[columns[i]!];
+        row.push(value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
+      }
+      await put(out, stringify([row]));
+    },
+    end: async () => {},
+  };
+}
+
+/**
+ * Writes text and waits for the stream to drain when its buffer is full.
+ * @param out - the stream.
+ * @param text - what to write.
+ */
+export async function put(out: Writable, text: string): Promise<void> {
+  if (!out.write(text)) await once(out, 'drain');
+}

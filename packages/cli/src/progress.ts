@@ -1,0 +1,44 @@
+// A progress bar on stderr for long work, shown only when stderr is a terminal (and not with
+// --quiet): piped or redirected runs stay quiet.
+import { SingleBar } from 'cli-progress';
+
+/** Reports progress through some total (bytes of a file, or items). */
+export interface Progress {
+  /** Sets how far the work has come. */
+  update(done: number): void;
+  /** Removes the bar. */
+  stop(): void;
+}
+
+const SILENT: Progress = { update() {}, stop() {} };
+
+/**
+ * A progress bar for `total` units of work labelled `label`, or a silent one when stderr is not
+ * a terminal or `quiet` is set.
+ * @param label - what is being done (`indexing cities.csv`).
+ * @param total - the amount of work, in the units `update` receives.
+ * @param quiet - no bar whatever the terminal.
+ */
+export function progress(label: string, total: number, quiet = false): Progress {
+  if (quiet || !process.stderr.isTTY || !(total > 0)) return SILENT;
+  const bar = new SingleBar({
+    format: `${label} [{bar}] {percentage}% | {eta_formatted} left`,
+    stream: process.stderr,
+    hideCursor: true,
+    clearOnComplete: true,
+    etaBuffer: 50,
+  });
+  bar.start(total, 0);
+  let last = 0;
+  return {
+    update(done) {
+      // Redraws are throttled to whole-percent steps: a bar must not slow the work it reports.
+      if (done - last < total / 100 && done < total) return;
+      last = done;
+      bar.update(done);
+    },
+    stop() {
+      bar.stop();
+    },
+  };
+}

@@ -1,0 +1,348 @@
+// The quadkit command, run end to end as a user runs it, on real files written from installed
+// packages (the world's cities as CSV, GeoJSON and newline-delimited GeoJSON; the world's
+// countries as GeoJSON): its answers are compared with the library's own and with brute force.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { GeoIndex, geoNearest, haversine } from '../../../src/geo/index.js';
+import { PointQuadtree } from '../../../src/index.js';
+import { type City, cityFeature, countries, writeDataFiles } from './data.js';
+
+// Each test runs the command several times over real files: generous on a busy machine.
+vi.setConfig({ testTimeout: 300_000 });
+
+const BIN = fileURLToPath(new URL('../bin/quadkit.js', import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the command with its arguments; never throws on a non-zero exit. */
+function quadkit(args: string[], nodeArgs: string[] = []): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [...nodeArgs, BIN, ...args],
+      { maxBuffer: 1 << 30 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
+
+let dir: string;
+let files: ReturnType<typeof writeDataFiles>;
+let cities: City[];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'quadkit-cli-'));
+  // Every second city: real data, and a suite that stays quick on a busy machine.
+  files = writeDataFiles(dir, 2);
+  cities = files.cities;
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// The library's answer: the k cities nearest to (lon, lat) by great-circle distance.
+function libraryNearest(lon: number, lat: number, k: number, maxKm = Number.POSITIVE_INFINITY) {
+  const tree = new PointQuadtree<City>({
+    bounds: { x: -180, y: -90, width: 360, height: 180 },
+    toPoint: (c) => ({ x: c.lon, y: c.lat }),
+  });
+  tree.load(cities);
+  return geoNearest(tree, lon, lat, k, maxKm);
+}
+
+describe('quadkit index and query', () => {
+  it('query FILE.qk --near LON,LAT -k N returns the same cities as the library, nearest first, with their distances', async () => {
+    const qk = join(dir, 'cities.qk');
+    const built = await quadkit(['index', files.csv, '-o', qk]);
+    expect(built.code).toBe(0);
+    for (const [lon, lat] of [
+      [2.2945, 48.8584],
+      [179.95, -16.5],
+      [-179.99, 65.5],
+      [0, 89.9],
+    ] as const) {
+      const run = await quadkit([
+        'query',
+        qk,
+        '--near',
+        `${lon},${lat}`,
+        '-k',
+        '7',
+        '-f',
+        'ndjson',
+      ]);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe('');
+      const got = lines(run.stdout);
+      const want = libraryNearest(lon, lat, 7);
+      expect(got.map((f) => f.properties.name)).toEqual(want.map((c) => c.name));
+      for (let i = 0; i < got.length; i++)
+        expect(got[i].properties.distance_km).toBeCloseTo(
+          haversine(lon, lat, want[i]!.lon, want[i]!.lat),
+          9,
+        );
+    }
+  });
+
+  it('query --within LON,LAT,KM gives the same answer on CSV, GeoJSON, NDJSON and the index, equal to a haversine scan', async () => {
+    const qk = join(dir, 'cities-within.qk');
+    expect((await quadkit(['index', files.geojson, '-o', qk])).code).toBe(0);
+    const [lon, lat, km] = [135.768, 35.0116, 40];
+    const scan = cities
+      .map((c, i) => ({ c, i, d: haversine(lon, lat, c.lon, c.lat) }))
+      .filter((e) => e.d <= km)
+      .sort((a, b) => a.d - b.d || a.i - b.i)
+      .map((e) => e.c.name);
+    expect(scan.length).toBeGreaterThan(10);
+    for (const file of [files.csv, files.geojson, files.ndjson, qk]) {
+      const run = await quadkit(['query', file, '--within', `${lon},${lat},${km}`, '-f', 'ndjson']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(lines(run.stdout).map((f) => f.properties.name)).toEqual(scan);
+    }
+  });
+
+  it('query --bbox crossing the antimeridian returns the cities in either half, in file order, from a file and from its index', async () => {
+    const qk = join(dir, 'cities-bbox.qk');
+    expect((await quadkit(['index', files.ndjson, '-o', qk])).code).toBe(0);
+    const [west, south, east, north] = [175, -45, -175, -10];
+    const want = cities
+      .filter((c) => (c.lon >= west || c.lon <= east) && c.lat >= south && c.lat <= north)
+      .map((c) => c.name);
+    expect(want.length).toBeGreaterThan(5);
+    for (const file of [files.ndjson, qk]) {
+      const run = await quadkit([
+        'query',
+        file,
+        '--bbox',
+        `${west},${south},${east},${north}`,
+        '-f',
+        'ndjson',
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(lines(run.stdout).map((f) => f.properties.name)).toEqual(want);
+    }
+  });
+
+  it('query --point on the countries returns the polygons the library finds, from the file and from its index', async () => {
+    const qk = join(dir, 'countries.qk');
+    expect((await quadkit(['index', files.countries, '-o', qk])).code).toBe(0);
+    const index = GeoIndex.from(countries() as never);
+    for (const [lon, lat] of [
+      [2.35, 48.85],
+      [28.2, -29.5],
+      [-30, 0],
+      [14.42, 50.09],
+    ] as const) {
+      const want = index.containing(lon, lat).map((f) => (f.properties as { name: string }).name);
+      for (const file of [files.countries, qk]) {
+        const run = await quadkit(['query', file, '--point', `${lon},${lat}`, '-f', 'ndjson']);
+        expect(run.code, run.stderr).toBe(0);
+        expect(lines(run.stdout).map((f) => f.properties.name)).toEqual(want);
+      }
+    }
+  });
+
+  it('writes a GeoJSON FeatureCollection by default and CSV with lon/lat columns on request', async () => {
+    const geojson = await quadkit(['query', files.csv, '--near', '2.2945,48.8584', '-k', '3']);
+    const collection = JSON.parse(geojson.stdout);
+    expect(collection.type).toBe('FeatureCollection');
+    expect(collection.features).toHaveLength(3);
+    const csv = await quadkit([
+      'query',
+      files.csv,
+      '--near',
+      '2.2945,48.8584',
+      '-k',
+      '3',
+      '-f',
+      'csv',
+    ]);
+    const rows = csv.stdout.trim().split('\n');
+    expect(rows[0]).toBe('lon,lat,name,country,population,distance_km');
+    expect(rows).toHaveLength(4);
+    const first = collection.features[0];
+    expect(
+      rows[1]!.startsWith(`${first.geometry.coordinates[0]},${first.geometry.coordinates[1]},`),
+    ).toBe(true);
+  });
+});
+
+describe('quadkit join', () => {
+  // The library's answer: for each city, the first country (in file order) containing it.
+  function libraryJoin() {
+    const list = countries();
+    const index = GeoIndex.from(list as never);
+    const out: number[] = [];
+    return {
+      list,
+      of: cities.map((c) => (index.containingInto(c.lon, c.lat, out) === 0 ? -1 : out[0]!)),
+    };
+  }
+
+  it('join POINTS POLYGONS --count gives every country the number of cities the library places in it', async () => {
+    const { list, of } = libraryJoin();
+    const want = new Array<number>(list.length).fill(0);
+    for (const f of of) if (f >= 0) want[f]!++;
+    const run = await quadkit(['join', files.csv, files.countries, '--count', '-f', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    const got = lines(run.stdout);
+    expect(got.map((f) => f.properties.name)).toEqual(list.map((f) => f.properties.name));
+    expect(got.map((f) => f.properties.point_count)).toEqual(want);
+    expect(want.reduce((a, b) => a + b, 0)).toBeGreaterThan(cities.length * 0.9);
+    const csv = await quadkit(['join', files.csv, files.countries, '--count', '-f', 'csv']);
+    const rows = csv.stdout.trim().split('\n');
+    expect(rows[0]).toBe('name,point_count');
+    expect(rows.slice(1).map((r) => Number(r.slice(r.lastIndexOf(',') + 1)))).toEqual(want);
+  });
+
+  it('join tags each point with the name of the country containing it, or null', async () => {
+    const { list, of } = libraryJoin();
+    const run = await quadkit([
+      'join',
+      files.ndjson,
+      files.countries,
+      '--as',
+      'in',
+      '-f',
+      'ndjson',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const got = lines(run.stdout);
+    expect(got).toHaveLength(cities.length);
+    expect(got.map((f) => f.properties.in)).toEqual(
+      of.map((f) => (f < 0 ? null : list[f]!.properties.name)),
+    );
+  });
+});
+
+describe('quadkit on bad input', () => {
+  const write = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('a CSV value that is not a number is an error naming the file, the line and the column', async () => {
+    const csv = write('bad.csv', 'name,lat,lon\nA,1,2\nB,north,3\n');
+    const run = await quadkit(['query', csv, '--near', '0,0']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${csv}:3`);
+    expect(run.stderr).toContain('"lat"');
+    expect(run.stdout).toBe('');
+  });
+
+  it('a CSV without coordinate columns names the columns it looked for and the flag to give', async () => {
+    const csv = write('nocols.csv', 'name,a,b\nA,1,2\n');
+    const run = await quadkit(['index', csv, '-o', join(dir, 'nocols.qk')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/no longitude column.*--lon/);
+  });
+
+  it('bad GeoJSON is refused with the feature it is in and what is wrong, and no index is written', async () => {
+    const ring = [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+    ];
+    const bad = {
+      type: 'FeatureCollection',
+      features: [
+        cityFeature(cities[0]!),
+        { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [ring] } },
+      ],
+    };
+    const file = write('unclosed.geojson', JSON.stringify(bad));
+    const qk = join(dir, 'unclosed.qk');
+    const run = await quadkit(['index', file, '-o', qk]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${file}: features[1]`);
+    expect(run.stderr).toMatch(/clos/);
+    expect(() => readFileSync(qk)).toThrow();
+  });
+
+  it('a line of NDJSON that is not JSON, or not a feature, is named by its line number', async () => {
+    const nd = write('bad.ndjson', `${JSON.stringify(cityFeature(cities[0]!))}\n{"type":\n`);
+    const run = await quadkit(['query', nd, '--bbox', '-180,-90,180,90']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${nd}:2: not valid JSON`);
+    const nd2 = write('bad2.ndjson', `${JSON.stringify(cityFeature(cities[0]!))}\n[1,2]\n`);
+    const run2 = await quadkit(['query', nd2, '--bbox', '-180,-90,180,90']);
+    expect(run2.stderr).toContain(`${nd2}:2: expected a GeoJSON feature or geometry`);
+  });
+
+  it('a truncated or foreign index file is a clear error', async () => {
+    const qk = join(dir, 'cities.qk');
+    const bytes = readFileSync(qk);
+    const cut = write('cut.qk', '');
+    writeFileSync(cut, bytes.subarray(0, bytes.length >> 1));
+    const run = await quadkit(['query', cut, '--near', '0,0']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/not a quadkit index file, or a damaged one/);
+    const foreign = write('foreign.qk', 'hello, world: not an index at all');
+    expect((await quadkit(['query', foreign, '--near', '0,0'])).stderr).toMatch(
+      /no QUADKIT signature/,
+    );
+  });
+
+  it('a missing file, a query without a shape, and a bad number are errors with a non-zero exit', async () => {
+    const missing = await quadkit(['query', join(dir, 'nope.csv'), '--near', '0,0']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/nope\.csv: cannot read the file \(ENOENT\)/);
+    const none = await quadkit(['query', files.csv]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/exactly one of --bbox, --point, --near, --within/);
+    const nan = await quadkit(['query', files.csv, '--near', '2,x']);
+    expect(nan.code).toBe(1);
+    expect(nan.stderr).toMatch(/expected 2 comma-separated numbers, got "2,x"/);
+  });
+
+  it('--help explains every command', async () => {
+    for (const args of [['--help'], ['index', '--help'], ['query', '--help'], ['join', '--help']]) {
+      const run = await quadkit(args);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: quadkit/);
+    }
+    expect((await quadkit(['query', '--help'])).stdout).toContain('--within <lon,lat,km>');
+  });
+});
+
+describe('quadkit streams its input', () => {
+  it('queries a GeoJSON file several times larger than the memory it may use', async () => {
+    // About 12 MB of features (40,000), read with a 16 MB heap: parsing it whole could not fit.
+    const path = join(dir, 'big.geojson');
+    const feature = cityFeature(cities[0]!);
+    const chunk = Array.from({ length: 1000 }, (_, i) =>
+      JSON.stringify({
+        ...feature,
+        properties: { ...feature.properties, i, pad: 'x'.repeat(240) },
+      }),
+    ).join(',\n');
+    const parts = ['{"type":"FeatureCollection","features":[\n'];
+    for (let i = 0; i < 40; i++) parts.push(i === 0 ? chunk : `,\n${chunk}`);
+    parts.push('\n]}\n');
+    writeFileSync(path, parts.join(''));
+    const [lon, lat] = feature.geometry.coordinates as [number, number];
+    const run = await quadkit(
+      ['query', path, '--near', `${lon},${lat}`, '-k', '3', '-f', 'ndjson'],
+      ['--max-old-space-size=16'],
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(lines(run.stdout).map((f) => f.properties.i)).toEqual([0, 1, 2]);
+  }, 300_000);
+});
