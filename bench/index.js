@@ -22,6 +22,7 @@ import * as mesh from './workloads/mesh.js';
 import * as query from './workloads/query.js';
 import * as raycast from './workloads/raycast.js';
 import * as staticData from './workloads/static.js';
+import { OBJECT_DOOR } from './workloads/static-objects.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -29,7 +30,7 @@ const WORKLOADS = [insert, query, frame, dynamic, staticData, mesh, raycast];
 
 // Speed-up targets from the issue, checked against named rows (not just "the best peer").
 // Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
-// the quadkit rows whose name contains it; `zero: true` checks that the metric is 0 instead of a
+// the quadkit rows whose name contains it (is it, with `exact: true`); `zero: true` checks that the metric is 0 instead of a
 // speed-up, and `maxAllocKB` that the row's `alloc` (KB allocated per frame) stays below it: a
 // loop that allocates will collect garbage sooner or later, even with no GC in the frames measured.
 const TARGETS = [
@@ -73,6 +74,8 @@ const TARGETS = [
     metric: 'build',
     peer: 'flatbush',
     factor: 2,
+    variant: 'quadkit StaticQuadtree',
+    exact: true,
     text: "StaticQuadtree builds 1M boxes in at most half of flatbush's time",
   },
   ...['q0', 'q1'].map((metric) => ({
@@ -80,6 +83,8 @@ const TARGETS = [
     metric,
     peer: 'flatbush',
     factor: 1.2,
+    variant: 'quadkit StaticQuadtree',
+    exact: true,
     text: `StaticQuadtree ${metric === 'q0' ? '0.01%' : '1%'} windows ≥ 1.2× faster than flatbush`,
   })),
   ...['knn1', 'knn10'].map((metric) => ({
@@ -87,8 +92,33 @@ const TARGETS = [
     metric,
     peer: 'flatbush',
     factor: 1,
+    variant: 'quadkit StaticQuadtree',
+    exact: true,
     text: `StaticQuadtree kNN (k = ${metric === 'knn1' ? 1 : 10}) at least as fast as flatbush's neighbors`,
   })),
+  // The object doors (from(objects) and the query forms that return items) against the typed
+  // doors (fromBoxes/fromPoints and the *Into forms) of the same run: within 1.3x.
+  ...[
+    ['static-boxes', ['build', 'q0', 'q1', 'radius', 'knn1', 'knn10']],
+    ['static-points', ['build', 'radius', 'knn10']],
+  ].flatMap(([workload, metrics]) =>
+    metrics.map((metric) => ({
+      workload,
+      metric,
+      peer: 'quadkit StaticQuadtree',
+      variant: OBJECT_DOOR,
+      factor: 1 / 1.3,
+      text: `${workload.slice(7)} ${metric}: the object door within 1.3× of the typed door`,
+    })),
+  ),
+  {
+    workload: 'static-boxes',
+    metric: 'build',
+    peer: `flatbush ${OBJECT_DOOR}`,
+    variant: OBJECT_DOOR,
+    factor: 1,
+    text: 'StaticQuadtree.from(objects) at least as fast as flatbush add() from the same objects',
+  },
   {
     workload: 'static-point-inserts',
     metric: 'insert',
@@ -371,7 +401,7 @@ function renderTargets(results) {
       (r) =>
         r.quadkit &&
         msOf(r.values[t.metric]) !== null &&
-        (!t.variant || r.name.includes(t.variant)),
+        (!t.variant || (t.exact ? r.name === t.variant : r.name.includes(t.variant))),
     );
     if (t.zero) {
       if (!qk.length) lines.push(`| ${t.text} | — | — | not measured |`);
