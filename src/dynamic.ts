@@ -72,6 +72,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
     }
     // The engine tells a duplicate (already present, or listed twice): then the items added so
     // far are taken out again, last first, which hands their slots back in the same order.
+    engine.prepare?.(boxes, n);
     let i = 0;
     while (i < n && engine.insert(items[i] as T, boxes, 4 * i) >= 0) i++;
     if (i < n) {
