@@ -5,7 +5,7 @@
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs
 //   node bench/index.js frame      only the workloads whose id contains "frame"
-//   (ids: insert, query, frame, dynamic, static, mesh, raycast)
+//   (ids: insert, query, frame, dynamic, depth, static, mesh, raycast)
 //
 // A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
 // and each part gets a table of its own (dynamic: one per N).
@@ -15,6 +15,7 @@ import { cpus, loadavg, platform, release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sink } from './measure.js';
+import * as depth from './workloads/depth.js';
 import * as dynamic from './workloads/dynamic.js';
 import * as frame from './workloads/frame.js';
 import * as insert from './workloads/insert-remove.js';
@@ -26,7 +27,7 @@ import { OBJECT_DOOR } from './workloads/static-objects.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const WORKLOADS = [insert, query, frame, dynamic, staticData, mesh, raycast];
+const WORKLOADS = [insert, query, frame, dynamic, depth, staticData, mesh, raycast];
 
 // Speed-up targets from the issue, checked against named rows (not just "the best peer").
 // Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
@@ -146,6 +147,11 @@ const TARGETS = [
       text: `dynamic scene, N = ${n / 1000}k: no GC in the steady-state frame loop (updateAll + pairs)`,
     },
   ]),
+  ...['classic', 'flatbush'].map((peer) => ({
+    workload: 'depth',
+    worst: peer,
+    text: `depth sweep: GridLooseQuadtree faster than ${peer === 'classic' ? 'the classic Quadtree' : 'flatbush'} in every scene (worst ratio < 1)`,
+  })),
   {
     workload: 'mesh-10k',
     metric: 'lookup',
@@ -394,6 +400,15 @@ function renderTargets(results) {
       const others = results.filter((r) => r.id === t.workload).map((r) => r.n);
       if (others.length) {
         lines.push(`| ${t.text} | — | — | not measured (this run: N = ${others.join(', ')}) |`);
+      }
+      continue;
+    }
+    if (t.worst) {
+      const r = w.worst?.[t.worst];
+      if (r === undefined) lines.push(`| ${t.text} | — | — | not measured |`);
+      else {
+        const status = r < 1 ? '✅ met' : '❌ not met';
+        lines.push(`| ${t.text} | GridLooseQuadtree | worst ${r.toFixed(2)} | ${status} |`);
       }
       continue;
     }

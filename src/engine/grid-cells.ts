@@ -5,7 +5,7 @@
 
 import { Buckets } from './buckets.js';
 import type { NodeView } from './engine.js';
-import { DepthChooser, nextDepth, SAMPLE } from './grid-depth.js';
+import { DepthChooser, nextDepth, SAMPLE, samplePosition } from './grid-depth.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
 import { Rows } from './rows.js';
@@ -157,9 +157,9 @@ export class GridCells<T> {
     if (chooser === null) return;
     const { items, used } = this.store;
     const n = this.size;
-    const step = Math.max(1, Math.ceil(used / SAMPLE));
     let m = 0;
-    for (let s = 0; s < used && m < SAMPLE; s += step) {
+    for (let k = 0; k < Math.min(used, SAMPLE); k++) {
+      const s = samplePosition(k, used);
       if (items[s] !== undefined) this.boxOf(s, chooser.boxes, 4 * m++);
     }
     const ideal = chooser.ideal(n, this.side, m);

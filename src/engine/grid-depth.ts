@@ -72,14 +72,26 @@ export class DepthChooser {
 
   /** Samples up to SAMPLE of `count` boxes (4 numbers each in `src`); returns how many. */
   sampleArray(src: Float64Array, count: number): number {
-    const step = Math.max(1, Math.ceil(count / SAMPLE));
-    let m = 0;
-    for (let i = 0; i < count; i += step) {
-      this.boxes.set(src.subarray(4 * i, 4 * i + 4), 4 * m);
-      m++;
+    const m = Math.min(count, SAMPLE);
+    const { boxes } = this;
+    for (let k = 0; k < m; k++) {
+      const i = 4 * samplePosition(k, count);
+      boxes[4 * k] = src[i]!;
+      boxes[4 * k + 1] = src[i + 1]!;
+      boxes[4 * k + 2] = src[i + 2]!;
+      boxes[4 * k + 3] = src[i + 3]!;
     }
     return m;
   }
+}
+
+/**
+ * The k-th position of a sample of [0, count): the golden-ratio sequence, spread evenly without
+ * a period that items laid out in a repeating pattern (every 20th in one cluster) could alias.
+ */
+export function samplePosition(k: number, count: number): number {
+  const f = (k + 0.5) * 0.6180339887498949;
+  return Math.floor((f - Math.floor(f)) * count);
 }
 
 /** The depth to use for an ideal depth `ideal`, with the grid now at `depth`: kept within one level. */
