@@ -18,7 +18,17 @@
 import type { NodeView } from './engine.js';
 import { type BoxSource, byteSize, fillTree, HEADER, levelSizes } from './packed-build.js';
 import { KBest, NodeQueue } from './queue.js';
-import { boxKey, maxKey, scanAll, scanNearest, scanRect, scanShape, shapeHits } from './scan.js';
+import {
+  boxKey,
+  CIRCLE,
+  maxKey,
+  scanAll,
+  scanCircle,
+  scanNearest,
+  scanRect,
+  scanShape,
+  shapeHits,
+} from './scan.js';
 
 const MAGIC = 0x54494b51; // 'QKIT' read as a little-endian u32
 /** Version of the buffer format; fromBuffer refuses any other. */
@@ -226,13 +236,7 @@ export class PackedTree {
         }
       } else if (inside && after < 0) {
         // A node inside the query: its leaves are one contiguous run.
-        let lo = first;
-        let hi = end;
-        for (let k = l - 1; k > 0; k--) {
-          lo = this.childRange(lo, k);
-          hi = Math.min(this.childRange(hi - 1, k) + nodeSize, levelEnd[k - 1]!);
-        }
-        n = scanAll(indices, lo, hi, out, n);
+        n = scanAll(indices, this.leafStart(first, l), this.leafEnd(end, l), out, n);
       } else {
         for (let c = first; c < end; c++) {
           const j = 4 * c;
@@ -258,30 +262,66 @@ export class PackedTree {
     const b = q[qi + 1]!;
     const c = q[qi + 2]!;
     const d = q[qi + 3]!;
+    // A circle swallows a node whose farthest corner is clearly within it (by a margin far above
+    // rounding, in the range where floating point is relative): its leaves are taken untested.
+    const r2 = shape === CIRCLE ? c * c * (1 - 2 ** -40) : -1;
+    const swallow = r2 > 1e-280 && r2 < 1e280;
     const top = levelEnd.length - 1;
     let n = 0;
     let sp = 0;
+    // Stack entries: node position, then level (negated, minus one, when inside the circle).
     stack[sp++] = levelEnd[top]! - 1;
     stack[sp++] = top;
     while (sp > 0) {
-      const l = stack[--sp]!;
+      let l = stack[--sp]!;
       const pos = stack[--sp]!;
+      const inside = l < 0;
+      if (inside) l = -l - 1;
       if (l === 0) continue;
       const first = this.childRange(pos, l);
       const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
+      if (inside) {
+        n = scanAll(indices, this.leafStart(first, l), this.leafEnd(end, l), results, n);
+        continue;
+      }
       if (l === 1) {
-        n = scanShape(boxes, indices, first, end, shape, q, qi, results, n);
+        n = swallow
+          ? scanCircle(boxes, indices, first, end, q, qi, results, n)
+          : scanShape(boxes, indices, first, end, shape, q, qi, results, n);
         continue;
       }
       for (let k = first; k < end; k++) {
         const j = 4 * k;
-        if (!shapeHits(shape, boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, a, b, c, d))
-          continue;
+        const minX = boxes[j]!;
+        const minY = boxes[j + 1]!;
+        const maxX = boxes[j + 2]!;
+        const maxY = boxes[j + 3]!;
+        if (!shapeHits(shape, minX, minY, maxX, maxY, a, b, c, d)) continue;
         stack[sp++] = k;
-        stack[sp++] = l - 1;
+        if (swallow) {
+          const fx = Math.max(a - minX, maxX - a);
+          const fy = Math.max(b - minY, maxY - b);
+          stack[sp++] = fx * fx + fy * fy < r2 ? -(l - 1) - 1 : l - 1;
+        } else stack[sp++] = l - 1;
       }
     }
     return n;
+  }
+
+  // The first leaf under node `first` of level l (its subtree's leaves are contiguous).
+  private leafStart(first: number, l: number): number {
+    let lo = first;
+    for (let k = l - 1; k > 0; k--) lo = this.childRange(lo, k);
+    return lo;
+  }
+
+  // The end of the leaves under the nodes of level l before `end`.
+  private leafEnd(end: number, l: number): number {
+    let hi = end;
+    for (let k = l - 1; k > 0; k--) {
+      hi = Math.min(this.childRange(hi - 1, k) + this.nodeSize, this.levelEnd[k - 1]!);
+    }
+    return hi;
   }
 
   nearest(metric: number, q: Float64Array, qi: number, k: number): number {
