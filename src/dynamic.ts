@@ -5,7 +5,7 @@
 import type { Engine } from './engine/engine.js';
 import { DuplicateItemError, WalkInProgressError, wrongType } from './errors.js';
 import { QueryIndex } from './queries.js';
-import { BOUNDS } from './validate.js';
+import { BOUNDS, type ItemReader } from './validate.js';
 
 /**
  * A dynamic spatial index of items kept by reference, exact in every answer.
@@ -20,11 +20,11 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
   /** @internal */
   declare protected readonly engine: Engine<T>;
   /** Reads an item's bounds into BOUNDS, or throws. */
-  private readonly read: (item: T) => void;
+  private readonly read: ItemReader<T>;
   private scratch = new Float64Array(0);
 
   /** @internal */
-  protected constructor(engine: Engine<T>, read: (item: T) => void) {
+  protected constructor(engine: Engine<T>, read: ItemReader<T>) {
     super(engine);
     this.read = read;
   }
@@ -65,27 +65,27 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
   load(items: readonly T[]): this {
     this.idle('load');
     if (!Array.isArray(items)) wrongType('load(items): items', items, 'an array of items');
-    const boxes = new Float64Array(4 * items.length);
-    const seen = new Set<T>();
-    const slots = this.engine.store.slots;
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i] as T;
-      try {
-        this.readGuarded(item);
-      } catch (e) {
-        if (e instanceof Error) e.message = `${e.message} (items[${i}]; nothing was loaded)`;
-        throw e;
-      }
-      if (slots.has(item) || seen.has(item)) {
-        throw new DuplicateItemError(
-          `quadkit: load(items): items[${i}] is already in the index or listed twice; nothing was loaded`,
-        );
-      }
-      seen.add(item);
-      boxes.set(BOUNDS, 4 * i);
+    const { engine } = this;
+    const n = items.length;
+    const boxes = new Float64Array(4 * n);
+    // All bounds first, in one loop (the reader may call user code: toRect).
+    engine.walking++;
+    try {
+      this.read.many(items, boxes, '; nothing was loaded');
+    } finally {
+      engine.walking--;
     }
-    for (let i = 0; i < items.length; i++) {
-      this.engine.insert(items[i] as T, boxes, 4 * i);
+    // The engine tells a duplicate (already present, or listed twice): then the items added so
+    // far are taken out again, last first, which hands their slots back in the same order.
+    engine.prepare?.(boxes, n);
+    let i = 0;
+    while (i < n && engine.insert(items[i] as T, boxes, 4 * i) >= 0) i++;
+    if (i < n) {
+      const { slots } = engine.store;
+      for (let j = i - 1; j >= 0; j--) engine.remove(slots.get(items[j] as T)!);
+      throw new DuplicateItemError(
+        `quadkit: load(items): items[${i}] is already in the index or listed twice; nothing was loaded`,
+      );
     }
     return this;
   }

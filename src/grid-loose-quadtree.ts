@@ -1,5 +1,6 @@
 import { DynamicIndex } from './dynamic.js';
 import { LooseGrid } from './engine/grid.js';
+import { DEPTH_LIMIT } from './engine/grid-depth.js';
 import type { IndexSummary, Rect, RectLike, RequireToRect, ToRect } from './types.js';
 import { checkBounds, checkInteger, checkOptions, rectReader } from './validate.js';
 
@@ -14,18 +15,20 @@ export interface GridLooseQuadtreeOptions<T> {
    */
   bounds: Rect;
   /**
-   * The finest level (default 6, at most 10): the grid has 4^depth cells there, of side
-   * max(width, height) / 2^depth. Choose it so that the finest cells are about the size of
-   * your smallest items; memory is 16 bytes per cell, (4^(depth+1) - 1) / 3 cells in all.
+   * Pins the finest level (0 to 10): the grid has 4^depth cells there, of side
+   * max(width, height) / 2^depth; memory is 16 bytes per cell, (4^(depth+1) - 1) / 3 cells in
+   * all. By default the index chooses it from the items: finest cells that hold about 32 items
+   * of the area the items cover, at most one level finer than the median item; chosen at
+   * `load`, again when the count doubles or falls to a quarter, and when moves (`update`,
+   * `updateAll`) take the ideal depth a level or more away (all items are then placed again).
    */
   depth?: number;
   /** Reads an item's bounds when items are not `{ x, y, width?, height? }`. */
   toRect?: ToRect<T>;
 }
 
-/** Default `depth` (chosen by `npm run bench`). */
+/** The depth of an empty index that chooses its own (until items come). */
 export const DEFAULT_GRID_DEPTH = 6;
-const DEPTH_LIMIT = 10;
 const OPTIONS = [
   'bounds',
   'depth',
@@ -36,7 +39,7 @@ const OPTIONS = [
 export interface GridLooseQuadtreeSettings {
   /** The `bounds` option. */
   bounds: Rect;
-  /** The finest level. */
+  /** The finest level (given, or chosen from the items). */
   depth: number;
 }
 
@@ -55,25 +58,35 @@ export interface GridLooseQuadtreeSettings {
 export class GridLooseQuadtree<T = RectLike> extends DynamicIndex<T> {
   /** The `bounds` option. */
   readonly bounds: Rect;
-  /** The finest level. */
-  readonly depth: number;
+  private readonly grid: LooseGrid<T>;
 
   /**
    * Creates an empty grid-loose quadtree.
-   * @param options - `{ bounds, depth = 6, toRect }`; `toRect` is required when the items are
-   * not `{ x, y, width?, height? }`. An unknown option throws an UnknownOptionError.
+   * @param options - `{ bounds, depth, toRect }` (depth: chosen from the items unless given);
+   * `toRect` is required when the items are not `{ x, y, width?, height? }`. An unknown option
+   * throws an UnknownOptionError.
    */
   constructor(options: GridLooseQuadtreeOptions<T> & RequireToRect<T>) {
     checkOptions(options, 'GridLooseQuadtree', OPTIONS, false);
     const bounds = checkBounds('options.bounds', options.bounds);
     const { depth = DEFAULT_GRID_DEPTH } = options;
     checkInteger('options.depth', depth, 0, DEPTH_LIMIT);
-    super(
-      new LooseGrid<T>(bounds.x, bounds.y, bounds.width, bounds.height, depth),
-      rectReader(options.toRect),
+    const grid = new LooseGrid<T>(
+      bounds.x,
+      bounds.y,
+      bounds.width,
+      bounds.height,
+      depth,
+      options.depth === undefined,
     );
+    super(grid, rectReader(options.toRect));
+    this.grid = grid;
     this.bounds = bounds;
-    this.depth = depth;
+  }
+
+  /** The finest level: the `depth` option, or the one chosen from the items. */
+  get depth(): number {
+    return this.grid.depth;
   }
 
   /**

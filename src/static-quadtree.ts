@@ -1,16 +1,16 @@
 import { PackedTree } from './engine/packed.js';
+import { arraySource, type BoxSource, CHUNK, sampled } from './engine/packed-build.js';
 import { InvalidTypeError, InvalidValueError, wrongType } from './errors.js';
 import { QueryIndex } from './queries.js';
 import type { IndexSummary, Rect, RectLike, RequireToRect, ToRect } from './types.js';
 import {
-  BOUNDS,
   checkBounds,
   checkFinite,
   checkFlag,
   checkFunction,
   checkInteger,
   checkOptions,
-  readItem,
+  readRects,
 } from './validate.js';
 
 /** Options of {@link StaticQuadtree.fromBoxes} and `fromPoints`. */
@@ -105,21 +105,16 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
       wrongType('StaticQuadtree.from(items): items', items, 'an array of items');
     const { toRect } = checkOptions(options, 'StaticQuadtree.from', FROM_OPTIONS, true);
     if (toRect !== undefined) checkFunction('options.toRect', toRect);
-    const n = items.length;
-    const boxes = new Float64Array(4 * n);
-    for (let i = 0; i < n; i++) {
-      try {
-        readItem(items[i] as T, toRect);
-      } catch (e) {
-        if (e instanceof Error) e.message = `${e.message} (items[${i}])`;
-        throw e;
-      }
-      boxes[4 * i] = BOUNDS[0]!;
-      boxes[4 * i + 1] = BOUNDS[1]!;
-      boxes[4 * i + 2] = BOUNDS[2]!;
-      boxes[4 * i + 3] = BOUNDS[3]!;
+    // Plain items are read a chunk at a time, twice (their fields are cheap to read again);
+    // toRect is called once per item, into one array of boxes.
+    let source: BoxSource;
+    if (toRect === undefined) source = itemSource(items);
+    else {
+      const boxes = new Float64Array(4 * items.length);
+      readRects(items, toRect, boxes, '', 0, items.length);
+      source = arraySource(boxes, items.length);
     }
-    return new StaticQuadtree<T>(build(boxes, n, options ?? {}), items.slice());
+    return new StaticQuadtree<T>(build(source, options ?? {}), items.slice());
   }
 
   /**
@@ -138,7 +133,7 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     // (a null or a string would otherwise become a number).
     const src = boxes instanceof Float64Array ? boxes : toNumbers(boxes, 'boxes');
     // (The build checks every box in its first pass over them.)
-    return new StaticQuadtree<number>(build(src, n, options), null);
+    return new StaticQuadtree<number>(build(arraySource(src, n), options), null);
   }
 
   /**
@@ -164,7 +159,7 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
       src[4 * i + 2] = x;
       src[4 * i + 3] = y;
     }
-    return new StaticQuadtree<number>(build(src, n, options), null);
+    return new StaticQuadtree<number>(build(arraySource(src, n), options), null);
   }
 
   /**
@@ -249,8 +244,35 @@ function toNumbers(values: ArrayLike<number>, name: string): Float64Array {
   return out;
 }
 
-// Builds the packed tree; a bad box is named by checkBoxes.
-function build<T>(boxes: Float64Array, n: number, options: StaticQuadtreeOptions<T>): PackedTree {
+// Reads the bounds of `{ x, y, width?, height? }` items for the build a chunk at a time (twice:
+// keys, then placement), checked by readRects; a sample that fails to read leaves the naming of
+// the bad item to the key pass.
+function itemSource<T>(items: readonly T[]): BoxSource {
+  const n = items.length;
+  const chunk = Math.max(1, Math.min(n, CHUNK));
+  const buffer = new Float64Array(4 * chunk);
+  return {
+    n,
+    chunk,
+    read: (start, count) => {
+      readRects(items, undefined, buffer, '', start, start + count);
+      return buffer;
+    },
+    sample: (step) => {
+      const picks = Array.from(sampled(n, step), (i) => items[i] as T);
+      const out = new Float64Array(4 * picks.length);
+      try {
+        readRects(picks, undefined, out, '', 0, picks.length);
+      } catch {
+        return new Float64Array(0);
+      }
+      return out;
+    },
+  };
+}
+
+// Builds the packed tree; a bad box of an array is named by checkBoxes.
+function build<T>(source: BoxSource, options: StaticQuadtreeOptions<T>): PackedTree {
   const { nodeSize = DEFAULT_NODE_SIZE, shared = false } = options;
   checkInteger('options.nodeSize', nodeSize, 2, 65536);
   checkFlag('options.shared', shared);
@@ -264,9 +286,9 @@ function build<T>(boxes: Float64Array, n: number, options: StaticQuadtreeOptions
       'quadkit: options.shared needs SharedArrayBuffer (a cross-origin isolated page)',
     );
   }
-  const tree = PackedTree.build(boxes, n, nodeSize, shared === true, bounds);
+  const tree = PackedTree.build(source, nodeSize, shared === true, bounds);
   if (tree === null) {
-    checkBoxes(boxes, n);
+    checkBoxes(source.read(0, source.n), source.n);
     throw new InvalidValueError('quadkit: a box is not 4 finite numbers with min <= max');
   }
   return tree;

@@ -76,16 +76,157 @@ function readRectLike(r: RectLike, name: string): void {
   BOUNDS[3] = maxY;
 }
 
+/**
+ * Reads one item's bounds into `BOUNDS`, or throws; `many` reads a whole array of items into a
+ * buffer (4 numbers per item) in one loop (see `readRects`).
+ */
+export interface ItemReader<T> {
+  (item: T): void;
+  many(items: readonly T[], out: Float64Array, suffix: string): void;
+}
+
 /** The reader of a rectangle index's items: `readItem` through `toRect` (checked here). */
-export function rectReader<T>(toRect: ToRect<T> | undefined): (item: T) => void {
+export function rectReader<T>(toRect: ToRect<T> | undefined): ItemReader<T> {
   if (toRect !== undefined) checkFunction('options.toRect', toRect);
-  return (item) => readItem(item, toRect);
+  const read = (item: T): void => readItem(item, toRect);
+  return Object.assign(read, {
+    many: (items: readonly T[], out: Float64Array, suffix: string) =>
+      readRects(items, toRect, out, suffix, 0, items.length),
+  });
 }
 
 /** The reader of a point index's items: `readPointItem` through `toPoint` (checked here). */
-export function pointReader<T>(toPoint: ToPoint<T> | undefined): (item: T) => void {
+export function pointReader<T>(toPoint: ToPoint<T> | undefined): ItemReader<T> {
   if (toPoint !== undefined) checkFunction('options.toPoint', toPoint);
-  return (item) => readPointItem(item, toPoint);
+  const read = (item: T): void => readPointItem(item, toPoint);
+  return Object.assign(read, {
+    many: (items: readonly T[], out: Float64Array, suffix: string) =>
+      readPoints(items, toPoint, out, suffix, 0, items.length),
+  });
+}
+
+// --- Bulk reads ---
+// One tight loop per kind of item, with the cheapest checks that accept exactly what readItem
+// and readPointItem accept: a number's type, then `w >= 0` and `x + w` finite (which, with
+// w >= 0, holds only when x and w are both finite). The first item that fails is read again by
+// readItem or readPointItem, which builds the error message; the error (and any error thrown by
+// toRect/toPoint) gets `(items[i]<suffix>)` appended.
+
+/**
+ * Reads the bounds of items [start, end) into `out` (minX, minY, maxX, maxY per item, item
+ * `start` at 0), through `toRect` when given, or throws naming the first bad item.
+ * @param items - the items.
+ * @param toRect - reads an item's bounds, or undefined for `{ x, y, width?, height? }` items.
+ * @param out - at least 4 numbers per item read.
+ * @param suffix - appended after the item's index in an error message.
+ * @param start - the first item read.
+ * @param end - the item after the last one read.
+ */
+export function readRects<T>(
+  items: readonly T[],
+  toRect: ToRect<T> | undefined,
+  out: Float64Array,
+  suffix: string,
+  start: number,
+  end: number,
+): void {
+  const bad =
+    toRect === undefined
+      ? copyRects(items as readonly unknown[] as readonly RectLike[], out, start, end)
+      : copyThrough(items, toRect, putRect, out, suffix, start, end);
+  if (bad >= 0) rethrow(bad, suffix, () => readItem(items[bad] as T, toRect));
+}
+
+/**
+ * Reads the positions of point items [start, end) into `out` as zero-size boxes (x, y, x, y
+ * per item, item `start` at 0), through `toPoint` when given, or throws naming the first bad
+ * item.
+ * @param items - the items.
+ * @param toPoint - reads an item's position, or undefined for `{ x, y }` items.
+ * @param out - at least 4 numbers per item read.
+ * @param suffix - appended after the item's index in an error message.
+ * @param start - the first item read.
+ * @param end - the item after the last one read.
+ */
+export function readPoints<T>(
+  items: readonly T[],
+  toPoint: ToPoint<T> | undefined,
+  out: Float64Array,
+  suffix: string,
+  start: number,
+  end: number,
+): void {
+  const bad =
+    toPoint === undefined
+      ? copyPoints(items as readonly unknown[] as readonly PointLike[], out, start, end)
+      : copyThrough(items, toPoint, putPoint, out, suffix, start, end);
+  if (bad >= 0) rethrow(bad, suffix, () => readPointItem(items[bad] as T, toPoint));
+}
+
+// Runs the single-item reader on the bad item, which throws its own message, and names the item.
+function rethrow(i: number, suffix: string, readOne: () => void): never {
+  try {
+    readOne();
+  } catch (e) {
+    throw named(e, i, suffix);
+  }
+  throw new Error(`quadkit: items[${i}] changed its bounds while being read${suffix}`);
+}
+
+function named(e: unknown, i: number, suffix: string): unknown {
+  if (e instanceof Error) e.message = `${e.message} (items[${i}]${suffix})`;
+  return e;
+}
+
+// Returns -1, or the index of the first item whose bounds are bad.
+function copyRects(
+  items: readonly RectLike[],
+  out: Float64Array,
+  start: number,
+  end: number,
+): number {
+  for (let i = start; i < end; i++) {
+    const r = items[i];
+    if (!putRect(r, out, 4 * (i - start))) return i;
+  }
+  return -1;
+}
+
+// copyRects or copyPoints through toRect or toPoint (`map`), writing with `put` (putRect or
+// putPoint); an error thrown by `map` is named here.
+function copyThrough<T, R>(
+  items: readonly T[],
+  map: (item: T) => R,
+  put: (r: R, out: Float64Array, j: number) => boolean,
+  out: Float64Array,
+  suffix: string,
+  start: number,
+  end: number,
+): number {
+  let i = start;
+  try {
+    for (; i < end; i++) {
+      const item = items[i];
+      if (item === undefined || item === null || !put(map(item), out, 4 * (i - start))) return i;
+    }
+  } catch (e) {
+    throw named(e, i, suffix);
+  }
+  return -1;
+}
+
+// Returns -1, or the index of the first item whose position is bad.
+function copyPoints(
+  items: readonly PointLike[],
+  out: Float64Array,
+  start: number,
+  end: number,
+): number {
+  for (let i = start; i < end; i++) {
+    const p = items[i];
+    if (!putPoint(p, out, 4 * (i - start))) return i;
+  }
+  return -1;
 }
 
 /** Reads a query rectangle into `BOUNDS`; throws when it is not a finite rectangle. */
@@ -187,4 +328,36 @@ export function checkOptions<O extends object>(
     );
   }
   return options;
+}
+
+// Writes a `{ x, y, width?, height? }` as minX, minY, maxX, maxY at out[j..j+4), or returns false.
+function putRect(r: RectLike | null | undefined, out: Float64Array, j: number): boolean {
+  if (r === null || typeof r !== 'object') return false;
+  const x = r.x;
+  const y = r.y;
+  const w = r.width === undefined ? 0 : r.width;
+  const h = r.height === undefined ? 0 : r.height;
+  if (typeof x !== 'number' || typeof y !== 'number') return false;
+  if (typeof w !== 'number' || typeof h !== 'number') return false;
+  const maxX = x + w;
+  const maxY = y + h;
+  if (!(w >= 0 && h >= 0 && maxX - maxX === 0 && maxY - maxY === 0)) return false;
+  out[j] = x;
+  out[j + 1] = y;
+  out[j + 2] = maxX;
+  out[j + 3] = maxY;
+  return true;
+}
+
+// Writes a `{ x, y }` as the box x, y, x, y at out[j..j+4), or returns false.
+function putPoint(p: PointLike | null | undefined, out: Float64Array, j: number): boolean {
+  if (p === null || typeof p !== 'object') return false;
+  const x = p.x;
+  const y = p.y;
+  if (typeof x !== 'number' || typeof y !== 'number' || x - x !== 0 || y - y !== 0) return false;
+  out[j] = x;
+  out[j + 1] = y;
+  out[j + 2] = x;
+  out[j + 3] = y;
+  return true;
 }

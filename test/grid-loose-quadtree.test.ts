@@ -813,9 +813,10 @@ function expectQueriesMatch<T extends Labelled>(
 }
 
 describe('new GridLooseQuadtree(options)', () => {
-  it('defaults depth to DEFAULT_GRID_DEPTH (6) and exposes bounds and depth', () => {
+  it('starts at depth DEFAULT_GRID_DEPTH (6) when empty and exposes bounds and depth', () => {
     expect(DEFAULT_GRID_DEPTH).toBe(6);
-    const tree = new GridLooseQuadtree({ bounds: B16 });
+    expect(new GridLooseQuadtree({ bounds: B16 }).depth).toBe(6);
+    const tree = new GridLooseQuadtree({ bounds: B16, depth: 6 });
     expect(tree.depth).toBe(6);
     expect(tree.bounds).toEqual(B16);
     expect(tree.size).toBe(0);

@@ -504,6 +504,27 @@ describe('StaticQuadtree queries equal brute force', () => {
     }
   });
 
+  it('from(items) over more items than one read (40,000: the items are read a chunk at a time) builds the tree fromBoxes builds over the same boxes', () => {
+    const rng = mulberry32(17);
+    for (const outliers of [0, 2]) {
+      const raw = randomBoxes(rng, 40_000, 500, 3);
+      // Outliers in the last chunk, at positions the sample skips: the key pass runs again.
+      for (let k = 0; k < outliers; k++) {
+        const i = 39_001 + 2 * k;
+        raw.splice(4 * i, 4, -9000 * (k + 1), 8000, -9000 * (k + 1) + 2, 8001);
+      }
+      for (const nodeSize of [16, 7]) {
+        const { tree } = build('from', raw, nodeSize, undefined);
+        const boxes = StaticQuadtree.fromBoxes(raw, { nodeSize });
+        const a = new Uint8Array(tree.toBuffer());
+        expect(Buffer.compare(a, new Uint8Array(boxes.toBuffer()))).toBe(0);
+        for (let k = 0; k < outliers; k++) {
+          expect(tree.searchPoint(-9000 * (k + 1) + 1, 8000).length).toBe(1);
+        }
+      }
+    }
+  });
+
   it('the bounds option only steers the curve: items inside, across and outside the bounds are all found', () => {
     const rng = mulberry32(77);
     const boundsList: Rect[] = [
@@ -1111,6 +1132,20 @@ describe('StaticQuadtree refuses bad input', () => {
       const copy = raw.slice();
       copy[4 * 12_345 + 2] = bad; // maxX
       expectThrows(() => StaticQuadtree.fromBoxes(copy), [RangeError], /box 12345\b/, value);
+    }
+  });
+
+  it('from(items) names a bad item in a later read of a large input, and one the sample of the items skips', () => {
+    const items = Array.from({ length: 40_000 }, (_, i) => ({ x: i, y: i, width: 1 }));
+    for (const at of [1, 20_001, 39_998]) {
+      const copy = items.slice();
+      copy[at] = { x: at, y: Number.NaN, width: 1 };
+      expectThrows(
+        () => StaticQuadtree.from(copy),
+        [RangeError],
+        new RegExp(`items\\[${at}\\]`),
+        /item\.y\b/,
+      );
     }
   });
 

@@ -12,6 +12,7 @@ import RBush from 'rbush';
 import knn from 'rbush-knn';
 import { cityPoints, mulberry32, randomBoxes, randomWindows } from '../data.js';
 import { gc, now, repeat, sink } from '../measure.js';
+import { makeObjects, objectRows, rectQuery } from './static-objects.js';
 
 export const id = 'static';
 
@@ -125,14 +126,7 @@ function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label
 
   if (quadkit) {
     const out = [];
-    const rect = { x: 0, y: 0, width: 0, height: 0 };
-    const search = (t, a, b, c, d) => {
-      rect.x = a;
-      rect.y = b;
-      rect.width = c - a;
-      rect.height = d - b;
-      return t.searchInto(rect, out);
-    };
+    const search = rectQuery((t, rect) => t.searchInto(rect, out));
     measureQueries(
       'quadkit StaticQuadtree',
       true,
@@ -166,6 +160,15 @@ function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label
       knn10: pointQuery((t, x, y) => t.neighbors(x, y, 10).length),
     },
   );
+  const rbushSearch = (t, minX, minY, maxX, maxY) => t.search({ minX, minY, maxX, maxY }).length;
+  const rbushQueries = {
+    q0: windowQuery(0, rbushSearch),
+    q1: windowQuery(1, rbushSearch),
+    // rbush has no radius query: rbush-knn with a distance limit and no count limit.
+    radius: pointQuery((t, x, y) => knn(t, x, y, Number.POSITIVE_INFINITY, null, radius).length),
+    knn1: pointQuery((t, x, y) => knn(t, x, y, 1).length),
+    knn10: pointQuery((t, x, y) => knn(t, x, y, 10).length),
+  };
   measureQueries(
     'rbush (load) + rbush-knn',
     false,
@@ -181,20 +184,7 @@ function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label
       }
       return new RBush().load(items);
     },
-    {
-      q0: windowQuery(
-        0,
-        (t, minX, minY, maxX, maxY) => t.search({ minX, minY, maxX, maxY }).length,
-      ),
-      q1: windowQuery(
-        1,
-        (t, minX, minY, maxX, maxY) => t.search({ minX, minY, maxX, maxY }).length,
-      ),
-      // rbush has no radius query: rbush-knn with a distance limit and no count limit.
-      radius: pointQuery((t, x, y) => knn(t, x, y, Number.POSITIVE_INFINITY, null, radius).length),
-      knn1: pointQuery((t, x, y) => knn(t, x, y, 1).length),
-      knn10: pointQuery((t, x, y) => knn(t, x, y, 10).length),
-    },
+    rbushQueries,
     'bulk load',
   );
   if (points) {
@@ -235,6 +225,18 @@ function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label
       },
     );
   }
+  // The same items as the user's own objects, through each library's door for them.
+  const objects = makeObjects(mm, n, points);
+  objectRows({
+    quadkit,
+    objects,
+    points,
+    radius,
+    measure: measureQueries,
+    rbushQueries,
+    windowQuery,
+    pointQuery,
+  });
   // Every library must find the same number of hits per query kind.
   const warnings = [];
   for (const [key, byName] of Object.entries(hits)) {
@@ -286,7 +288,11 @@ export function run({ quick, quadkit, part }) {
   const common =
     `${nQueries} queries of each kind (total ms, median of ${runs} passes after 5 warm-up passes); ` +
     `radius queries cover 0.01% of the area; build: best of ${buildRuns}; bytes/item: heap plus ` +
-    'array buffers kept by the index, per item. quadkit uses the allocation-free *Into forms.';
+    'array buffers kept by the index, per item. quadkit uses the allocation-free *Into forms; ' +
+    'the "from(objects)" rows hold the same items as objects ({ x, y, width, height } or { x, y }, ' +
+    'made outside the timed regions): quadkit builds with from() and queries with the forms that ' +
+    'return the objects (search, searchCircle, nearest), flatbush and kdbush add() from the objects ' +
+    'and map the ids they return to the objects, rbush loads them through toBBox.';
   const peerNote =
     'flatbush and rbush have no radius query: their kNN with a distance limit stands in. ' +
     'kdbush has no kNN; d3-quadtree has find() (k = 1) and no range query (its visit() ' +

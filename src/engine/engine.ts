@@ -59,6 +59,8 @@ export interface Engine<T> extends QueryEngine {
   remove(slot: number): void;
   /** Gives a slot the new box src[i..i+3]. */
   move(slot: number, src: Float64Array, i: number): void;
+  /** Before `count` items with the boxes src[0..4 * count) are inserted (a bulk load). */
+  prepare?(src: Float64Array, count: number): void;
   /** Gives every item the new box src[4 * slot..+3], as `move` would (when it is faster). */
   moveAll?(src: Float64Array): void;
   clear(): void;

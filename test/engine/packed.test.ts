@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hilbert } from '../../src/engine/packed.js';
+import { hilbert } from '../../src/engine/packed-build.js';
 import { mulberry32 } from '../oracle.js';
 
 // The branch-free Hilbert index of "Fast Hilbert curve generation, sorting, and range queries"

@@ -1,0 +1,77 @@
+// Workload: memory. Each index is built once in a fresh child process (its own heap: nothing
+// left by other rows), over 1M boxes or points for the static indexes and 200k boxes or points
+// for the dynamic ones, from the same seeded data as the other workloads. The child reports
+// the process's resident set (RSS) and heap before and after the build: the peak RSS of the
+// build (the process's maximum RSS, from getrusage, over the RSS before it) and what stays after
+// a full collection, per item, in RSS and in heap plus array buffers.
+
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const id = 'memory';
+
+const CHILD = fileURLToPath(new URL('../memory-child.js', import.meta.url));
+
+// [row name, quadkit?, builder id (see memory-child.js), kind of data]
+const ROWS = [
+  ['quadkit StaticQuadtree fromBoxes', true, 'static-boxes', 'static'],
+  ['quadkit StaticQuadtree from(objects)', true, 'static-objects', 'static'],
+  ['quadkit StaticQuadtree fromPoints', true, 'static-points', 'static'],
+  ['flatbush', false, 'flatbush', 'static'],
+  ['kdbush (points)', false, 'kdbush', 'static'],
+  ['rbush load', false, 'rbush', 'static'],
+  ['quadkit Quadtree load', true, 'quadtree', 'dynamic'],
+  ['quadkit GridLooseQuadtree load', true, 'grid', 'dynamic'],
+  ['quadkit PointQuadtree load', true, 'points', 'dynamic'],
+  ['rbush load (dynamic size)', false, 'rbush', 'dynamic'],
+  ['d3-quadtree addAll (points)', false, 'd3', 'dynamic'],
+];
+
+export function run({ quick }) {
+  const sizes = { static: quick ? 100_000 : 1_000_000, dynamic: quick ? 20_000 : 200_000 };
+  const rows = [];
+  const warnings = [];
+  for (const [name, quadkit, builder, kind] of ROWS) {
+    const n = sizes[kind];
+    try {
+      const out = execFileSync(process.execPath, ['--expose-gc', CHILD, builder, String(n)], {
+        encoding: 'utf8',
+      });
+      const m = JSON.parse(out);
+      rows.push({
+        name,
+        quadkit,
+        values: {
+          peak: m.peakMB,
+          rss: m.rssPerItem,
+          heap: m.heapPerItem,
+        },
+      });
+    } catch (e) {
+      warnings.push(`${name}: the child process failed (${String(e.message).split('\n')[0]})`);
+    }
+  }
+  return {
+    id,
+    title: 'Memory: peak RSS of one build and bytes per item kept, each build in a fresh process',
+    setup:
+      `Static indexes over ${sizes.static.toLocaleString('en-US')} items, dynamic ones over ` +
+      `${sizes.dynamic.toLocaleString('en-US')} (uniform boxes 0–2 units or points in a ` +
+      '1000×1000 world, made before the build). Peak: the maximum RSS of the process during ' +
+      'the build over its RSS just before (MB). Kept: RSS, and heap plus array buffers, after ' +
+      'the build and a full collection, over what they were before, per item (bytes); what the ' +
+      "build's input holds is not counted.",
+    metrics: [
+      { key: 'peak', label: 'build peak RSS (MB)', unit: 'count' },
+      { key: 'rss', label: 'RSS kept (bytes/item)', unit: 'count' },
+      { key: 'heap', label: 'heap + buffers kept (bytes/item)', unit: 'count' },
+    ],
+    rows,
+    warnings,
+    inChildProcesses: true,
+    notes: [
+      'RSS counts pages the process touched, heap what V8 reports: a build that frees a large ' +
+        'scratch array can keep more RSS than heap.',
+    ],
+  };
+}
