@@ -5,7 +5,7 @@
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs
 //   node bench/index.js frame      only the workloads whose id contains "frame"
-//   (ids: insert, query, frame, dynamic, static, mesh, raycast)
+//   (ids: insert, query, frame, dynamic, static, mesh, raycast, force)
 //
 // A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
 // and each part gets a table of its own (dynamic: one per N).
@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sink } from './measure.js';
 import * as dynamic from './workloads/dynamic.js';
+import * as force from './workloads/force.js';
 import * as frame from './workloads/frame.js';
 import * as insert from './workloads/insert-remove.js';
 import * as mesh from './workloads/mesh.js';
@@ -25,7 +26,7 @@ import * as staticData from './workloads/static.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const WORKLOADS = [insert, query, frame, dynamic, staticData, mesh, raycast];
+const WORKLOADS = [insert, query, frame, dynamic, staticData, mesh, raycast, force];
 
 // Speed-up targets from the issue, checked against named rows (not just "the best peer").
 // Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
@@ -123,6 +124,14 @@ const TARGETS = [
     factor: 100,
     text: 'TriangleIndex locate on 10k triangles ≥ 100× faster than a linear scan',
   },
+  ...[10_000, 100_000].map((n) => ({
+    workload: 'force',
+    n,
+    metric: 'tick',
+    peer: 'd3-force forceManyBody',
+    factor: 2,
+    text: `many-body force tick, N = ${n / 1000}k: ≥ 2× faster than d3-force's forceManyBody (theta 0.9)`,
+  })),
 ];
 
 async function main() {
