@@ -17,8 +17,9 @@
 // - Nodes are stored in pre-order with, for each, the position after its subtree (`skip`): the
 //   walk is a loop `k = far ? skip[k] : k + 1`, with neither stack nor recursion.
 // - Bodies are partitioned in place (two Hoare partitions per split: by y, then each half by x),
-//   with bodies at exactly the same point made adjacent in each leaf: such a group acts as d3's
-//   coincident leaf (one jiggle per group and axis, its total charge at one point).
+//   and each leaf's bodies sorted in the order d3's walk would meet them: bodies at exactly the
+//   same point end up adjacent, and such a group acts as d3's coincident leaf (one jiggle per
+//   group and axis, its total charge at one point), the jiggles drawn in d3's order.
 
 /** Bodies a leaf holds before it splits. */
 const LEAF = 8;
@@ -188,7 +189,7 @@ export class ChargeTree {
       cellY[k] = y0;
       cellW[k] = w;
       if (leaf) {
-        if (!alike && b - a > 1) groupCoincident(this, a, b);
+        if (!alike && b - a > 1) sortLeaf(this, a, b, x0, y0, w);
       } else {
         // Children pushed last first, so that they come out (and are numbered) in d3's order.
         const xm = (x0 + (x0 + w)) / 2;
@@ -416,22 +417,41 @@ function coincident(sx: Float64Array, sy: Float64Array, a: number, b: number): b
   return true;
 }
 
-// Makes the bodies at one point adjacent in the leaf [a, b), keeping the order of first
-// appearance (a leaf holds at most LEAF distinct points, or bodies all at one point).
-function groupCoincident(t: ChargeTree, a: number, b: number): void {
+// Sorts the bodies of the leaf [a, b) with cell (x0, y0, w) in the order d3 would visit them:
+// the order of the quadrants they fall in when the cell is split at its midpoints, again and
+// again until they part (insertion sort, stable: bodies at one point end up adjacent, in input
+// order). A leaf holds at most LEAF bodies unless its cell can no longer be split.
+function sortLeaf(t: ChargeTree, a: number, b: number, x0: number, y0: number, w: number): void {
   const { sx, sy } = t;
-  for (let i = a; i < b - 1; i++) {
-    const x = sx[i]!;
-    const y = sy[i]!;
-    let at = i + 1;
-    for (let j = at; j < b; j++) {
-      if (sx[j] === x && sy[j] === y) {
-        // Bring j to `at`, keeping the order of the bodies between.
-        for (let m = j; m > at; m--) swap(t, m, m - 1);
-        at++;
-      }
+  for (let i = a + 1; i < b; i++) {
+    for (let j = i; j > a && before(sx[j]!, sy[j]!, sx[j - 1]!, sy[j - 1]!, x0, y0, w); j--) {
+      swap(t, j, j - 1);
     }
-    i = at - 1;
+  }
+}
+
+// Whether d3's walk of the cell (x0, y0, w) reaches point 1 before point 2 (false when they
+// coincide or the cell cannot split them).
+function before(
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+  x0: number,
+  y0: number,
+  w: number,
+): boolean {
+  for (;;) {
+    const xm = (x0 + (x0 + w)) / 2;
+    const ym = (y0 + (y0 + w)) / 2;
+    if (!(xm > x0 && xm < x0 + w && ym > y0 && ym < y0 + w)) return false;
+    const q1 = +(x1 >= xm) | (+(y1 >= ym) << 1);
+    const q2 = +(x2 >= xm) | (+(y2 >= ym) << 1);
+    if (q1 !== q2) return q1 < q2;
+    if (x1 === x2 && y1 === y2) return false;
+    w /= 2;
+    if (q1 & 1) x0 = xm;
+    if (q1 & 2) y0 = ym;
   }
 }
 
