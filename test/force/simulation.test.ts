@@ -1,4 +1,4 @@
-import { forceManyBody as d3ManyBody, forceLink, forceSimulation } from 'd3-force';
+import { forceManyBody as d3ManyBody, type Force, forceLink, forceSimulation } from 'd3-force';
 import { describe, expect, it } from 'vitest';
 import { forceManyBody } from '../../src/force.js';
 import { mulberry32 } from '../oracle.js';
@@ -27,14 +27,14 @@ function randomGraph(n: number, extra: number, seed: number): Link[] {
 
 // Runs a simulation of the graph to rest (d3's 300 ticks) with the given charge and a seeded
 // random source; returns the node positions.
-function settle(n: number, links: Link[], charge: unknown, seed: number): Body[] {
+function settle(n: number, links: Link[], charge: Force<Body, undefined>, seed: number): Body[] {
   const nodes: Body[] = Array.from({ length: n }, () => ({
     x: Number.NaN,
     y: Number.NaN,
     vx: 0,
     vy: 0,
   }));
-  const sim = forceSimulation(nodes as never[])
+  const sim = forceSimulation(nodes)
     .randomSource(mulberry32(seed))
     .force(
       'link',
@@ -42,7 +42,7 @@ function settle(n: number, links: Link[], charge: unknown, seed: number): Body[]
         .strength(SPRING.strength)
         .distance(SPRING.distance),
     )
-    .force('charge', charge as never)
+    .force('charge', charge)
     .stop();
   const ticks = Math.ceil(Math.log(sim.alphaMin()) / Math.log(1 - sim.alphaDecay()));
   sim.tick(ticks);
