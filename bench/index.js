@@ -5,7 +5,7 @@
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs
 //   node bench/index.js frame      only the workloads whose id contains "frame"
-//   (ids: insert, query, frame, dynamic, depth, static, memory, mesh, raycast)
+//   (ids: insert, query, frame, dynamic, depth, static, memory, mesh, raycast, force)
 //
 // A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
 // and each part gets a table of its own (dynamic: one per N).
@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { sink } from './measure.js';
 import * as depth from './workloads/depth.js';
 import * as dynamic from './workloads/dynamic.js';
+import * as force from './workloads/force.js';
 import * as frame from './workloads/frame.js';
 import * as insert from './workloads/insert-remove.js';
 import * as memory from './workloads/memory.js';
@@ -28,7 +29,7 @@ import { OBJECT_DOOR } from './workloads/static-objects.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const WORKLOADS = [insert, query, frame, dynamic, depth, staticData, memory, mesh, raycast];
+const WORKLOADS = [insert, query, frame, dynamic, depth, staticData, memory, mesh, raycast, force];
 
 // Speed-up targets, checked against named rows (not just "the best peer").
 // Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
@@ -168,6 +169,14 @@ const TARGETS = [
     factor: 100,
     text: 'TriangleIndex locate on 10k triangles ≥ 100× faster than a linear scan',
   },
+  ...[10_000, 100_000].map((n) => ({
+    workload: 'force',
+    n,
+    metric: 'tick',
+    peer: 'd3-force forceManyBody',
+    factor: 2,
+    text: `many-body force tick, N = ${n / 1000}k: ≥ 2× faster than d3-force's forceManyBody (theta 0.9)`,
+  })),
 ];
 
 async function main() {

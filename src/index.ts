@@ -1,5 +1,6 @@
 // quadkit: exact, fast quadtree-family spatial indexes for 2D.
 
+export type { AggregateCallback, AggregateOptions } from './aggregates.js';
 export { ContactTracker, type TrackerSummary } from './contacts.js';
 export { DynamicIndex } from './dynamic.js';
 export {
@@ -47,6 +48,7 @@ export {
   type TriangleIndexSettings,
 } from './triangle-index.js';
 export type {
+  AggregateNode,
   IndexSummary,
   Neighbour,
   PairCallback,
