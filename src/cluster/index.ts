@@ -1,0 +1,10 @@
+// quadkit/cluster: point clustering per zoom level for maps, with supercluster's options and
+// output.
+
+export { Clusterer, type ClustererOptions, type TileFeature } from './clusterer.js';
+export {
+  abbreviate,
+  type ClusterFeature,
+  type ClusterProperties,
+  type PointFeature,
+} from './features.js';
