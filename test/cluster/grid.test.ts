@@ -42,8 +42,8 @@ describe('grid', () => {
           const rng = mulberry32(seed ^ 7);
           for (let q = 0; q < 20; q++) {
             const i = n > 0 && q % 2 === 0 ? randInt(rng, 0, n - 1) : -1;
-            const qx = i >= 0 ? x[i]! : ((x[0] ?? 0) + randInt(rng, -spread, spread));
-            const qy = i >= 0 ? y[i]! : ((y[0] ?? 0) + randInt(rng, -spread, spread));
+            const qx = i >= 0 ? x[i]! : (x[0] ?? 0) + randInt(rng, -spread, spread);
+            const qy = i >= 0 ? y[i]! : (y[0] ?? 0) + randInt(rng, -spread, spread);
             const want: number[] = [];
             for (let j = 0; j < n; j++)
               if ((x[j]! - qx) ** 2 + (y[j]! - qy) ** 2 <= r * r) want.push(j);
