@@ -241,6 +241,7 @@ export class Clusterer<P = Record<string, unknown> | null, C = Record<string, ne
    * @param y - the tile's row, 0 to 2^z - 1.
    */
   getTile(z: number, x: number, y: number): { features: TileFeature<P, C>[] } | null {
+    checkInteger('z', z, 0, 30);
     const level = this.levels[this.levelZoom('z', z)]!;
     const z2 = 2 ** z;
     checkInteger('x', x, 0, z2 - 1);

@@ -449,7 +449,8 @@ describe('bad input', () => {
     expect(() => c.getLeaves(id, -1)).toThrow(/limit/);
     expect(() => c.getLeaves(id, 10, 1.5)).toThrow(/offset/);
     expect(() => c.getTile(2, 4, 0)).toThrow(/x must be an integer from 0 to 3, got 4/);
-    expect(() => c.getTile(-1, 0, 0)).toThrow(/z must be a number from 0 to 30/);
+    expect(() => c.getTile(-1, 0, 0)).toThrow(/z must be an integer from 0 to 30, got -1/);
+    expect(() => c.getTile(2.5, 0, 0)).toThrow(/z must be an integer/);
     expect(() => new Clusterer<P>({}).getChildren(0)).toThrow(/no clusters/);
   });
 
