@@ -87,12 +87,13 @@ export class Clusterer<P = Record<string, unknown> | null, C = Record<string, ne
     const reduced: C[] = [];
     const levels: Level[] = [];
     const radiusAt = (z: number) => (radius / (extent * 2 ** z)) * SCALE;
-    levels[maxZoom + 1] = makeLevel(n, x, y, num, ref, 2 * radiusAt(maxZoom), null);
+    const neighbours = new Int32Array(n);
     const scratch = {
       visited: new Uint8Array(n),
-      neighbours: new Int32Array(n),
-      active: quietZooms(x, y, n, radiusAt, minZoom, maxZoom),
+      neighbours,
+      active: quietZooms(x, y, n, radiusAt, minZoom, maxZoom, neighbours),
     };
+    levels[maxZoom + 1] = makeLevel(n, x, y, num, ref, 2 * radiusAt(maxZoom), null, neighbours);
     const merge = this.options.reduce === null ? null : this.mergeHook(points, h, reduced);
     let spare: LevelArrays | null = null;
     for (let z = maxZoom; z >= minZoom; z--) {
@@ -102,7 +103,16 @@ export class Clusterer<P = Record<string, unknown> | null, C = Record<string, ne
       const w = clusterZoom(src, z, radiusAt(z), minPoints, h, scratch, out, merge);
       if (w === src.n) {
         // Nothing merged: this zoom shares the items above (and their arrays serve the next zoom).
-        levels[z] = makeLevel(src.n, src.x, src.y, src.num, src.ref, 2 * radiusAt(z - 1), src.grid);
+        levels[z] = makeLevel(
+          src.n,
+          src.x,
+          src.y,
+          src.num,
+          src.ref,
+          2 * radiusAt(z - 1),
+          src.grid,
+          neighbours,
+        );
         spare = out;
       } else {
         const t = (a: Int32Array) => a.subarray(0, w);
@@ -114,6 +124,7 @@ export class Clusterer<P = Record<string, unknown> | null, C = Record<string, ne
           t(out.ref),
           2 * radiusAt(z - 1),
           null,
+          neighbours,
         );
       }
     }

@@ -30,34 +30,47 @@ export interface CellGrid {
  * @param y - fixed-point y per point.
  * @param n - the number of points.
  * @param cell - the cell side.
+ * @param work - scratch with room for n entries (it receives each point's bucket).
  */
-export function buildGrid(x: Int32Array, y: Int32Array, n: number, cell: number): CellGrid {
-  // Phase 1: R >= 8 with R * R >= n, and each point's bucket.
+export function buildGrid(
+  x: Int32Array,
+  y: Int32Array,
+  n: number,
+  cell: number,
+  work: Int32Array,
+): CellGrid {
+  // Phase 1: R >= 8 with R * R >= n, each point's bucket, and the bucket sizes.
   let bits = 3;
   while (1 << (2 * bits) < n && bits < 15) bits++;
   const mask = (1 << bits) - 1;
   const size = 1 << (2 * bits);
   const inv = 1 / cell;
   const starts = new Int32Array(size + 1);
-  const bucket = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const gx = Math.floor((x[i]! + HALF) * inv) & mask;
     const gy = Math.floor((y[i]! + HALF) * inv) & mask;
     const b = (gy << bits) | gx;
-    bucket[i] = b;
-    starts[b + 1]!++;
+    work[i] = b;
+    starts[b]!++;
   }
-  // Phase 2: prefix sums, then scatter the points (and their coordinates) to their buckets.
-  for (let b = 0; b < size; b++) starts[b + 1]! += starts[b]!;
-  const next = starts.slice(0, size);
+  // Phase 2: each bucket's start, then scatter the points (and their coordinates) to their
+  // buckets, which leaves starts[b] at bucket b's end: shifted by one, that is b + 1's start.
+  let sum = 0;
+  for (let b = 0; b < size; b++) {
+    const count = starts[b]!;
+    starts[b] = sum;
+    sum += count;
+  }
   const order = new Int32Array(n);
   const xy = new Int32Array(2 * n);
   for (let i = 0; i < n; i++) {
-    const k = next[bucket[i]!]!++;
+    const k = starts[work[i]!]!++;
     order[k] = i;
     xy[2 * k] = x[i]!;
     xy[2 * k + 1] = y[i]!;
   }
+  starts.copyWithin(1, 0, size);
+  starts[0] = 0;
   return { cell, inv, bits, mask, starts, order, xy };
 }
 

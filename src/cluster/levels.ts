@@ -62,6 +62,7 @@ export function newHierarchy(numPoints: number): Hierarchy {
  * @param ref - point index or cluster id per item.
  * @param cell - the wanted cell side.
  * @param reuse - a grid over the same items, or null.
+ * @param work - scratch with room for n entries.
  */
 export function makeLevel(
   n: number,
@@ -71,9 +72,10 @@ export function makeLevel(
   ref: Int32Array,
   cell: number,
   reuse: CellGrid | null,
+  work: Int32Array,
 ): Level {
   const side = cell < 1 ? 1 : cell;
-  const grid = reuse !== null && reuse.cell * 2 >= side ? reuse : buildGrid(x, y, n, side);
+  const grid = reuse !== null && reuse.cell * 2 >= side ? reuse : buildGrid(x, y, n, side, work);
   return { n, x, y, num, ref, grid };
 }
 
@@ -104,6 +106,7 @@ const SLACK = 64;
  * @param radiusAt - the cluster radius at a zoom, in fixed-point units.
  * @param minZoom - the lowest zoom clustered.
  * @param maxZoom - the highest zoom clustered.
+ * @param work - scratch with room for n entries.
  */
 export function quietZooms(
   x: Int32Array,
@@ -112,14 +115,15 @@ export function quietZooms(
   radiusAt: (z: number) => number,
   minZoom: number,
   maxZoom: number,
+  work: Int32Array,
 ): Int8Array {
   const active = new Int8Array(n);
   const zc = Math.max(minZoom, maxZoom - 6);
   const cap = 3 * radiusAt(zc) + SLACK;
-  const grid = buildGrid(x, y, n, Math.max(1, cap));
+  const near = work;
+  const grid = buildGrid(x, y, n, Math.max(1, cap), work);
   const bound = new Float64Array(maxZoom + 1);
   for (let z = zc; z <= maxZoom; z++) bound[z] = 3 * radiusAt(z) + SLACK;
-  const near = new Int32Array(n);
   for (let u = 0; u < n; u++) {
     // The distance to the nearest other point within the cap (else more than the cap).
     const ux = x[u]!;

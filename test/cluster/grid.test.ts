@@ -36,7 +36,7 @@ describe('grid', () => {
         fc.double({ min: 0, max: 3, noNaN: true }),
         (seed, n, spread, cell, ratio) => {
           const { x, y } = points(seed, n, spread);
-          const g = buildGrid(x, y, n, cell);
+          const g = buildGrid(x, y, n, cell, new Int32Array(n));
           const out = new Int32Array(n);
           const r = ratio * cell;
           const rng = mulberry32(seed ^ 7);
@@ -64,7 +64,7 @@ describe('grid', () => {
         fc.double({ min: 1, max: 1e5, noNaN: true }),
         (seed, n, spread, cell) => {
           const { x, y } = points(seed, n, spread);
-          const g = buildGrid(x, y, n, cell);
+          const g = buildGrid(x, y, n, cell, new Int32Array(n));
           const out = new Int32Array(n);
           const rng = mulberry32(seed ^ 9);
           for (let q = 0; q < 20; q++) {
