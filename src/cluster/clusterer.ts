@@ -1,7 +1,7 @@
 // Point clustering per zoom level in Web Mercator, with supercluster's options, output and
 // greedy rule (see levels.ts), over folded grids in typed arrays (see grid.ts).
 
-import { checkInteger, checkRange } from '../validate.js';
+import { checkFinite, checkInteger, checkRange } from '../validate.js';
 import {
   type ClusterFeature,
   clusterFeature,
@@ -157,8 +157,7 @@ export class Clusterer<P = Record<string, unknown> | null, C = Record<string, ne
     if (!Array.isArray(bbox) || bbox.length !== 4)
       throw new TypeError('quadkit: bbox must be an array [west, south, east, north] in degrees');
     const names = ['bbox[0] (west)', 'bbox[1] (south)', 'bbox[2] (east)', 'bbox[3] (north)'];
-    for (let k = 0; k < 4; k++)
-      checkRange(names[k]!, bbox[k]!, -Number.MAX_VALUE, Number.MAX_VALUE);
+    for (let k = 0; k < 4; k++) checkFinite(names[k]!, bbox[k]!);
     const level = this.levels[this.levelZoom('zoom', zoom)]!;
     const [west, south, east, north] = bbox as number[];
     const minLat = Math.max(-90, Math.min(90, south!));

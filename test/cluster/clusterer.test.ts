@@ -438,7 +438,9 @@ describe('bad input', () => {
     expect(() => c.getClusters([0, 0, 1] as unknown as number[], 1)).toThrow(
       /bbox must be an array/,
     );
-    expect(() => c.getClusters([0, Number.NaN, 1, 1], 1)).toThrow(/bbox\[1\] \(south\).*NaN/);
+    expect(() => c.getClusters([0, Number.NaN, 1, 1], 1)).toThrow(
+      /bbox\[1\] \(south\) must be a finite number, got NaN/,
+    );
     const cluster = c.getClusters(WORLD, 0).find(isCluster)!;
     const id = cluster.properties.cluster_id;
     for (const bad of [0, 49, -1, 1e9, 50.5, Number.NaN]) {
