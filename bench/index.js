@@ -5,7 +5,7 @@
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs
 //   node bench/index.js frame      only the workloads whose id contains "frame"
-//   (ids: insert, query, frame, dynamic, depth, static, memory, mesh, raycast, force)
+//   (ids: insert, query, frame, dynamic, depth, static, memory, mesh, raycast, force, cluster)
 //
 // A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
 // and each part gets a table of its own (dynamic: one per N).
@@ -15,6 +15,7 @@ import { cpus, loadavg, platform, release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sink } from './measure.js';
+import * as cluster from './workloads/cluster.js';
 import * as depth from './workloads/depth.js';
 import * as dynamic from './workloads/dynamic.js';
 import * as force from './workloads/force.js';
@@ -29,7 +30,19 @@ import { OBJECT_DOOR } from './workloads/static-objects.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const WORKLOADS = [insert, query, frame, dynamic, depth, staticData, memory, mesh, raycast, force];
+const WORKLOADS = [
+  insert,
+  query,
+  frame,
+  dynamic,
+  depth,
+  staticData,
+  memory,
+  mesh,
+  raycast,
+  force,
+  cluster,
+];
 
 // Speed-up targets, checked against named rows (not just "the best peer").
 // Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
@@ -176,6 +189,13 @@ const TARGETS = [
     peer: 'd3-force forceManyBody',
     factor: 2,
     text: `many-body force tick, N = ${n / 1000}k: ≥ 2× faster than d3-force's forceManyBody (theta 0.9)`,
+  })),
+  ...['cities', '1M'].map((part) => ({
+    workload: `cluster-${part}`,
+    metric: 'total',
+    peer: 'supercluster',
+    factor: 1.5,
+    text: `clustering ${part === 'cities' ? 'the 135k cities' : '1M random points'} (load + getClusters of the world at zooms 0–16) ≥ 1.5× faster than supercluster`,
   })),
 ];
 
