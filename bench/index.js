@@ -5,7 +5,7 @@
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs
 //   node bench/index.js frame      only the workloads whose id contains "frame"
-//   (ids: insert, query, frame, dynamic, static, mesh, raycast)
+//   (ids: insert, query, frame, dynamic, static, mesh, raycast, geo)
 //
 // A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
 // and each part gets a table of its own (dynamic: one per N).
@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { sink } from './measure.js';
 import * as dynamic from './workloads/dynamic.js';
 import * as frame from './workloads/frame.js';
+import * as geo from './workloads/geo.js';
 import * as insert from './workloads/insert-remove.js';
 import * as mesh from './workloads/mesh.js';
 import * as query from './workloads/query.js';
@@ -25,7 +26,7 @@ import * as staticData from './workloads/static.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const WORKLOADS = [insert, query, frame, dynamic, staticData, mesh, raycast];
+const WORKLOADS = [insert, query, frame, dynamic, staticData, mesh, raycast, geo];
 
 // Speed-up targets from the issue, checked against named rows (not just "the best peer").
 // Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
@@ -122,6 +123,20 @@ const TARGETS = [
     peer: 'linear scan',
     factor: 100,
     text: 'TriangleIndex locate on 10k triangles ≥ 100× faster than a linear scan',
+  },
+  {
+    workload: 'geo-knn',
+    metric: 'knn',
+    peer: 'geokdbush around (kdbush)',
+    factor: 1.5,
+    text: 'great-circle kNN (k = 10) on the cities ≥ 1.5× faster than geokdbush on kdbush',
+  },
+  {
+    workload: 'geo-pip',
+    metric: 'join',
+    peer: 'flatbush + turf booleanPointInPolygon',
+    factor: 3,
+    text: 'point-in-polygon join of 1M points to the countries ≥ 3× faster than flatbush + turf',
   },
 ];
 

@@ -46,15 +46,14 @@ export function havPoints(
  * the lon/lat box [minX, maxX] × [minY, maxY] (latitudes clamped to [-90, 90]; a box 360° wide or
  * more, or unbounded, spans every meridian; otherwise longitudes wrap).
  *
- * The nearest point of the box (the idea of geokdbush's `boxDist`, Vladimir Agafonkin, 2017):
- * - if the point's meridian crosses the box, it is on that meridian, |Δφ| away, since the
- *   central angle is at least the difference of latitudes;
- * - otherwise it is on the edge meridian with the smaller |Δλ| (along a parallel the distance
- *   grows with |Δλ| while |Δλ| ≤ 180°, so no parallel edge beats its end; and at any one
- *   latitude the nearer meridian is nearer). Along that meridian, cos d = sin φ sin φ0 +
- *   cos φ cos φ0 cos Δλ = C cos(φ − θ) with θ = atan2(sin φ0, cos φ0 cos Δλ): the closest point
- *   is at φ = θ when θ is within the box's latitudes; otherwise at one of its ends, since over
- *   latitudes not containing θ (an interval under 180° wide) cos(φ − θ) peaks at an end.
+ * The bound (after geokdbush's `boxDist`, Vladimir Agafonkin, 2017, which finds the box's
+ * nearest point exactly; this one trades a little tightness for fewer transcendental calls):
+ * - if the point's meridian crosses the box, hav(gap), where gap is the latitude gap from the
+ *   point to [minY, maxY]: the central angle is at least the difference of latitudes;
+ * - otherwise hav(gap) + min(cos minY, cos maxY) cos φ0 hav(Δλ), where Δλ is the angle to the
+ *   nearer edge meridian: in hav(d) = hav(Δφ) + cos φ cos φ0 hav(Δλ) every factor is at least
+ *   its bound, |Δφ| >= gap, the box's |Δλ| >= that of its nearer edge (going round the circle),
+ *   and cos φ over [minY, maxY] is smallest at the end farthest from the equator.
  *
  * The result is shrunk by a relative and an absolute slack for rounding (see BOUND_SHRINK).
  *
@@ -74,33 +73,35 @@ export function havBoxBound(
   const s = clampLat(minY);
   const n = clampLat(maxY);
   const width = maxX - minX;
-  let h: number;
+  // The latitude gap from the point to [s, n].
+  const gap = lat < s ? s - lat : lat > n ? lat - n : 0;
+  const a = Math.sin(gap * HALF_RAD);
+  let h = a * a;
   // How far east of the west edge the point's meridian is, in [0, 360) (or NaN, or beyond it
   // when rounding lost the angle: then the point's meridian counts as crossing, a lower bound).
   const east = lon - minX - 360 * Math.floor((lon - minX) / 360);
-  if (!(width < 360) || !(east >= 0 && east < 360) || east <= width) {
-    // The point's meridian crosses the box: the latitude gap alone.
-    const gap = lat < s ? s - lat : lat > n ? lat - n : 0;
-    const a = Math.sin(gap * HALF_RAD);
-    h = a * a;
-  } else {
-    // The nearer edge meridian, |Δλ| in (0, 180].
-    const dLon = Math.min(east - width, 360 - east);
-    const b = Math.sin(dLon * HALF_RAD);
-    const havLon = b * b;
-    const theta = Math.atan2(Math.sin(lat * RAD), cosLat * (1 - 2 * havLon)) / RAD;
-    if (theta >= s && theta <= n) h = onMeridian(lat, cosLat, havLon, theta);
-    else h = Math.min(onMeridian(lat, cosLat, havLon, s), onMeridian(lat, cosLat, havLon, n));
+  if (width < 360 && east >= 0 && east < 360 && east > width) {
+    // The meridian misses the box: add the term of the nearer edge meridian's |Δλ| in (0, 180].
+    const b = Math.sin(Math.min(east - width, 360 - east) * HALF_RAD);
+    // cos φ over [s, n] is smallest at the latitude farthest from the equator.
+    const far = Math.max(Math.abs(s), Math.abs(n));
+    h += Math.cos(far * RAD) * cosLat * b * b;
   }
   const low = h * BOUND_SHRINK - BOUND_SLACK;
   return low > 0 ? low : 0;
 }
 
-// The haversine of the central angle from (·, lat) to the point at latitude phi on a meridian
-// whose hav(Δλ) is havLon.
-function onMeridian(lat: number, cosLat: number, havLon: number, phi: number): number {
-  const a = Math.sin((phi - lat) * HALF_RAD);
-  return a * a + cosLat * Math.cos(phi * RAD) * havLon;
+/**
+ * The central angle's haversine for a distance on a sphere: sin²(d / 2R), or Infinity when the
+ * distance reaches half the circumference (every point is within it).
+ *
+ * @param distance - the distance (>= 0), in the radius's unit; `radius` the sphere's radius.
+ */
+export function havOfDistance(distance: number, radius: number): number {
+  const angle = distance / radius;
+  if (!(angle < Math.PI)) return Number.POSITIVE_INFINITY;
+  const a = Math.sin(angle / 2);
+  return a * a;
 }
 
 /**

@@ -109,7 +109,20 @@ function randomGeometry(rng: Rng): Geometry {
     [x, y + s],
     [x, y],
   ];
-  switch (randInt(rng, 0, 5)) {
+  switch (randInt(rng, 0, 6)) {
+    case 6: {
+      // A star of many edges (banded), with a square hole at its centre.
+      const cx = randInt(rng, 10, 30);
+      const cy = randInt(rng, 10, 30);
+      const ring: number[][] = [];
+      for (let i = 0; i < 48; i++) {
+        const a = (i / 48) * 2 * Math.PI;
+        const r = i % 2 === 0 ? 10 : randInt(rng, 3, 6);
+        ring.push([cx + Math.round(r * Math.cos(a)), cy + Math.round(r * Math.sin(a))]);
+      }
+      ring.push(ring[0]!);
+      return { type: 'Polygon', coordinates: [ring, square(cx - 1, cy - 1, 2).reverse()] };
+    }
     case 0:
       return { type: 'Point', coordinates: pt() };
     case 1:
