@@ -113,3 +113,49 @@ export function havOfDistance(distance: number, radius: number): number {
 export function distanceOfHav(hav: number, radius: number): number {
   return 2 * radius * Math.asin(Math.sqrt(hav < 1 ? hav : 1));
 }
+
+/**
+ * The haversine of the central angle from the point (lon, lat) to the nearest point of the lon/lat
+ * box [minX, maxX] × [minY, maxY] (clamped and wrapped as in `havBoxBound`), for box items: the
+ * nearest point of geokdbush's `boxDist` (Vladimir Agafonkin, 2017). If the point's meridian
+ * crosses the box, it is on that meridian at the nearer latitude. Otherwise it is on the edge
+ * meridian with the smaller |Δλ| (along a parallel the distance grows with |Δλ| up to 180°, and
+ * at each latitude the nearer meridian is nearer); along it cos d = sin φ sin φ0 +
+ * cos φ cos φ0 cos Δλ = C cos(φ − θ) with θ = atan2(sin φ0, cos φ0 cos Δλ), so the nearest point
+ * is at φ = θ when θ is within the box's latitudes, else at one of their ends (over an interval
+ * of latitudes not containing θ, cos(φ − θ) peaks at an end).
+ *
+ * @param lon - the point's longitude in degrees; `lat` its latitude (in [-90, 90]).
+ * @param cosLat - `Math.cos(lat * Math.PI / 180)`.
+ * @param minX - the box's west edge; `minY` south, `maxX` east, `maxY` north.
+ */
+export function havBoxNearest(
+  lon: number,
+  lat: number,
+  cosLat: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+): number {
+  const s = clampLat(minY);
+  const n = clampLat(maxY);
+  const width = maxX - minX;
+  const east = lon - minX - 360 * Math.floor((lon - minX) / 360);
+  if (!(width < 360 && east >= 0 && east < 360 && east > width)) {
+    // The point's meridian crosses the box: straight north or south to it.
+    return onMeridian(lat, cosLat, 0, lat < s ? s : lat > n ? n : lat);
+  }
+  const b = Math.sin(Math.min(east - width, 360 - east) * HALF_RAD);
+  const havLon = b * b;
+  const theta = Math.atan2(Math.sin(lat * RAD), cosLat * (1 - 2 * havLon)) / RAD;
+  if (theta >= s && theta <= n) return onMeridian(lat, cosLat, havLon, theta);
+  return Math.min(onMeridian(lat, cosLat, havLon, s), onMeridian(lat, cosLat, havLon, n));
+}
+
+// The haversine of the central angle from (·, lat) to the point at latitude phi on a meridian
+// whose hav(Δλ) is havLon.
+function onMeridian(lat: number, cosLat: number, havLon: number, phi: number): number {
+  const a = Math.sin((phi - lat) * HALF_RAD);
+  return a * a + cosLat * Math.cos(phi * RAD) * havLon;
+}

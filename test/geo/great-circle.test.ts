@@ -256,6 +256,57 @@ describe('geoNearest on small random sets (property)', () => {
   });
 });
 
+// The distance from a point to a lon/lat box, brute force: the smallest over the box's candidate
+// nearest points (the query's meridian clamped into the box, and on both edge meridians the foot
+// of the perpendicular clamped into the box's latitudes, and the corners).
+function bruteBoxKm(lon: number, lat: number, b: readonly number[]): number {
+  const [w, s, e, n] = b as [number, number, number, number];
+  const clampLat = (y: number) => Math.max(s, Math.min(n, y));
+  const inLon = (((lon - w) % 360) + 360) % 360 <= e - w;
+  const cands: [number, number][] = [];
+  if (inLon) cands.push([lon, clampLat(lat)]);
+  for (const x of [w, e]) {
+    const dl = ((x - lon) * Math.PI) / 180;
+    const rad = Math.PI / 180;
+    const foot = Math.atan2(Math.sin(lat * rad), Math.cos(lat * rad) * Math.cos(dl)) / rad;
+    cands.push([x, clampLat(foot)], [x, s], [x, n]);
+  }
+  return Math.min(...cands.map(([x, y]) => bruteKm(lon, lat, x, y, EARTH_RADIUS_KM)));
+}
+
+describe('geoNearest over box items', () => {
+  it('ranks boxes by the great-circle distance to their nearest point (0 inside)', () => {
+    const rng = mulberry32(12);
+    const boxes: number[][] = [];
+    for (let i = 0; i < 2000; i++) {
+      const [x, y] = queryPoint(rng);
+      const w = randFloat(rng, 0, 5);
+      const h = randFloat(rng, 0, 3);
+      const west = Math.min(x, 180 - w);
+      const south = Math.min(y, 90 - h);
+      boxes.push([west, south, west + w, south + h]);
+    }
+    const index = StaticQuadtree.fromBoxes(boxes.flat());
+    for (let t = 0; t < 150; t++) {
+      const [lon, lat] = queryPoint(rng);
+      const k = randInt(rng, 1, 15);
+      const ids: number[] = [];
+      const dist: number[] = [];
+      ids.length = geoNearestInto(index, lon, lat, k, Number.POSITIVE_INFINITY, ids, dist);
+      const want = boxes
+        .map((b, id) => ({ id, d: bruteBoxKm(lon, lat, b) }))
+        .sort((a, b) => a.d - b.d || a.id - b.id)
+        .slice(0, k);
+      expect(ids.length).toBe(want.length);
+      for (let i = 0; i < ids.length; i++) {
+        // Rounding may order near-equal distances apart; each must match its own brute value.
+        expect(dist[i]).toBeCloseTo(want[i]!.d, 6);
+        expect(dist[i]).toBeCloseTo(bruteBoxKm(lon, lat, boxes[ids[i]!]!), 6);
+      }
+    }
+  });
+});
+
 describe('geoSearchBox', () => {
   const pts = clustered(3, 3000);
   it('a box whose west > east is the two boxes either side of the antimeridian', () => {
