@@ -42,6 +42,20 @@ export function havPoints(
 }
 
 /**
+ * The angle in degrees, in (0, 180], from the meridian `lon` to the nearer edge meridian of the
+ * longitudes [minX, maxX] going round the circle, or 0 when the meridian crosses them (a range
+ * 360° wide or more, or unbounded, crosses every meridian; so does one where rounding lost the
+ * angle, which keeps any bound built on it a lower bound).
+ */
+function lonGap(lon: number, minX: number, maxX: number): number {
+  const width = maxX - minX;
+  // How far east of the west edge the meridian is, in [0, 360).
+  const east = lon - minX - 360 * Math.floor((lon - minX) / 360);
+  if (!(width < 360 && east >= 0 && east < 360 && east > width)) return 0;
+  return Math.min(east - width, 360 - east);
+}
+
+/**
  * A lower bound on the haversine of the central angle from the point (lon, lat) to any point of
  * the lon/lat box [minX, maxX] × [minY, maxY] (latitudes clamped to [-90, 90]; a box 360° wide or
  * more, or unbounded, spans every meridian; otherwise longitudes wrap).
@@ -72,17 +86,14 @@ export function havBoxBound(
 ): number {
   const s = clampLat(minY);
   const n = clampLat(maxY);
-  const width = maxX - minX;
   // The latitude gap from the point to [s, n].
   const gap = lat < s ? s - lat : lat > n ? lat - n : 0;
   const a = Math.sin(gap * HALF_RAD);
   let h = a * a;
-  // How far east of the west edge the point's meridian is, in [0, 360) (or NaN, or beyond it
-  // when rounding lost the angle: then the point's meridian counts as crossing, a lower bound).
-  const east = lon - minX - 360 * Math.floor((lon - minX) / 360);
-  if (width < 360 && east >= 0 && east < 360 && east > width) {
-    // The meridian misses the box: add the term of the nearer edge meridian's |Δλ| in (0, 180].
-    const b = Math.sin(Math.min(east - width, 360 - east) * HALF_RAD);
+  const dLon = lonGap(lon, minX, maxX);
+  if (dLon > 0) {
+    // The meridian misses the box: add the term of the nearer edge meridian.
+    const b = Math.sin(dLon * HALF_RAD);
     // cos φ over [s, n] is smallest at the latitude farthest from the equator.
     const far = Math.max(Math.abs(s), Math.abs(n));
     h += Math.cos(far * RAD) * cosLat * b * b;
@@ -140,13 +151,12 @@ export function havBoxNearest(
 ): number {
   const s = clampLat(minY);
   const n = clampLat(maxY);
-  const width = maxX - minX;
-  const east = lon - minX - 360 * Math.floor((lon - minX) / 360);
-  if (!(width < 360 && east >= 0 && east < 360 && east > width)) {
+  const dLon = lonGap(lon, minX, maxX);
+  if (dLon === 0) {
     // The point's meridian crosses the box: straight north or south to it.
     return onMeridian(lat, cosLat, 0, lat < s ? s : lat > n ? n : lat);
   }
-  const b = Math.sin(Math.min(east - width, 360 - east) * HALF_RAD);
+  const b = Math.sin(dLon * HALF_RAD);
   const havLon = b * b;
   const theta = Math.atan2(Math.sin(lat * RAD), cosLat * (1 - 2 * havLon)) / RAD;
   if (theta >= s && theta <= n) return onMeridian(lat, cosLat, havLon, theta);
