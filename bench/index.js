@@ -5,7 +5,7 @@
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs
 //   node bench/index.js frame      only the workloads whose id contains "frame"
-//   (ids: insert, query, frame, dynamic, depth, static, memory, mesh, raycast, force, cluster)
+//   (ids: insert, query, frame, dynamic, depth, static, memory, mesh, raycast, force, cluster, geo)
 //
 // A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
 // and each part gets a table of its own (dynamic: one per N).
@@ -20,6 +20,7 @@ import * as depth from './workloads/depth.js';
 import * as dynamic from './workloads/dynamic.js';
 import * as force from './workloads/force.js';
 import * as frame from './workloads/frame.js';
+import * as geo from './workloads/geo.js';
 import * as insert from './workloads/insert-remove.js';
 import * as memory from './workloads/memory.js';
 import * as mesh from './workloads/mesh.js';
@@ -42,6 +43,7 @@ const WORKLOADS = [
   raycast,
   force,
   cluster,
+  geo,
 ];
 
 // Speed-up targets, checked against named rows (not just "the best peer").
@@ -197,6 +199,20 @@ const TARGETS = [
     factor: 1.5,
     text: `clustering ${part === 'cities' ? 'the 135k cities' : '1M random points'} (load + getClusters of the world at zooms 0–16) ≥ 1.5× faster than supercluster`,
   })),
+  {
+    workload: 'geo-knn',
+    metric: 'knn',
+    peer: 'geokdbush around (kdbush)',
+    factor: 1.5,
+    text: 'great-circle kNN (k = 10) on the cities ≥ 1.5× faster than geokdbush on kdbush',
+  },
+  {
+    workload: 'geo-pip',
+    metric: 'join',
+    peer: 'flatbush + turf booleanPointInPolygon',
+    factor: 3,
+    text: 'point-in-polygon join of 1M points to the countries ≥ 3× faster than flatbush + turf',
+  },
 ];
 
 async function main() {

@@ -13,7 +13,7 @@ import {
   boxIntersectsSegment,
   segmentBoxEntry,
 } from '../geometry/rect.js';
-import { distanceOfHav, havBoxBound, havPoints } from '../geometry/sphere.js';
+import { havBoxBound, havBoxNearest, havPoints } from '../geometry/sphere.js';
 import type { KBest } from './queue.js';
 
 /** Query shapes of `shapeHits`/`scanShape`. */
@@ -23,8 +23,8 @@ export const SEGMENT = 1;
 /**
  * Metrics of best-first search (`boxKey`): the distance from a point (q = x, y, maxDistance),
  * where a segment first meets a box (q = x1, y1, x2, y2), for ray casts, or the great-circle
- * distance from a lon/lat point in degrees (q = lon, lat, cos(lat), radius, maxDistance; see
- * sphere.ts).
+ * distance from a lon/lat point in degrees as the haversine of its central angle (q = lon, lat,
+ * cos(lat), unused, largest haversine kept; see sphere.ts).
  */
 export const POINT = 0;
 export const RAY = 1;
@@ -36,9 +36,9 @@ const INF = Number.POSITIVE_INFINITY;
 /**
  * The key of a box in a best-first search. POINT: its distance from the point (a, b). RAY: the
  * parameter t in [0, 1] at which the segment (a, b)-(c, d) first meets it (0 when it starts
- * inside), or Infinity when it misses (decided exactly). GEO: the great-circle distance from
- * (lon a, lat b), whose cosine of latitude is c, on a sphere of radius d: the haversine formula's
- * value for a point box, a lower bound on it for any point of the box otherwise.
+ * inside), or Infinity when it misses (decided exactly). GEO: a lower bound on the haversine of
+ * the central angle from (lon a, lat b), whose cosine of latitude is c, to any point of the box
+ * (`geoItemKey` gives items theirs).
  */
 export function boxKey(
   metric: number,
@@ -53,19 +53,15 @@ export function boxKey(
 ): number {
   if (metric === POINT) return boxDistance(minX, minY, maxX, maxY, a, b);
   if (metric === GEO) {
-    const h =
-      minX === maxX && minY === maxY
-        ? havPoints(a, b, c, minX, minY)
-        : havBoxBound(a, b, c, minX, minY, maxX, maxY);
-    return distanceOfHav(h, d);
+    return havBoxBound(a, b, c, minX, minY, maxX, maxY);
   }
   const t = segmentBoxEntry(minX, minY, maxX, maxY, a, b, c, d);
   return t < 0 ? INF : t;
 }
 
 /**
- * The largest key a best-first search keeps: maxDistance (q[qi+2] for POINT, q[qi+4] for GEO),
- * t = 1 for RAY.
+ * The largest key a best-first search keeps: maxDistance q[qi+2] for POINT, its haversine
+ * q[qi+4] for GEO, t = 1 for RAY.
  */
 export function maxKey(metric: number, q: Float64Array, qi: number): number {
   return metric === POINT ? q[qi + 2]! : metric === GEO ? q[qi + 4]! : 1;
@@ -191,8 +187,27 @@ export function scanCircle(
 }
 
 /**
+ * The GEO key of an item: the haversine of the central angle from (lon a, lat b), whose cosine
+ * of latitude is c, to its point, or to the nearest point of its box (monotone in the distance,
+ * and no asin or square root per item).
+ */
+function geoItemKey(
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  a: number,
+  b: number,
+  c: number,
+): number {
+  return minX === maxX && minY === maxY
+    ? havPoints(a, b, c, minX, minY)
+    : havBoxNearest(a, b, c, minX, minY, maxX, maxY);
+}
+
+/**
  * Offers the slot of each entry of [from, to) to `best`, keyed by `boxKey` for the query q[qi..]
- * under `metric`, when the key is within `maxKey`.
+ * under `metric` (GEO: by `geoItemKey`), when the key is within `maxKey`.
  */
 export function scanNearest(
   box: Float64Array,
@@ -211,7 +226,10 @@ export function scanNearest(
   const limit = maxKey(metric, q, qi);
   for (let e = from; e < to; e++) {
     const i = 4 * e;
-    const key = boxKey(metric, box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c, d);
+    const key =
+      metric === GEO
+        ? geoItemKey(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c)
+        : boxKey(metric, box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c, d);
     if (key <= limit) best.offer(slot[e]!, key);
   }
 }

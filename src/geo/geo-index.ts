@@ -5,6 +5,7 @@ import { boxDistance } from '../geometry/rect.js';
 import { StaticQuadtree } from '../static-quadtree.js';
 import { checkFinite, checkInteger, checkNonNegative, checkRange } from '../validate.js';
 import { type Feature, type GeoInput, type Parts, readGeoJson } from './geojson.js';
+import { EARTH_RADIUS_KM, geoNearestInto } from './great-circle.js';
 import { AT_POINT, IN_BOX, IN_CIRCLE, ON_SEGMENT, partDistance, partMeets } from './parts.js';
 
 /** Options of {@link GeoIndex.from}. */
@@ -13,12 +14,15 @@ export interface GeoIndexOptions {
   nodeSize?: number;
 }
 
-/** A feature found by `GeoIndex.nearest`, with its distance. */
+/** A feature found by `GeoIndex.nearest` or `geoNearest`, with its distance. */
 export interface FeatureHit<P> {
   feature: Feature<P>;
   /** The feature's position in the input. */
   index: number;
-  /** Planar distance in degrees from the query point to the feature's geometry (0 inside). */
+  /**
+   * `nearest`: planar distance in degrees to the feature's geometry (0 inside); `geoNearest`:
+   * great-circle distance (see there).
+   */
   distance: number;
 }
 
@@ -69,6 +73,58 @@ export class GeoIndex<P = Record<string, unknown> | null> {
   ): GeoIndex<P> {
     const { features, parts } = readGeoJson(input);
     return new GeoIndex<P>(features, parts, options);
+  }
+
+  /**
+   * The k features nearest to the lon/lat point by great-circle distance (haversine, on a
+   * sphere of `radius`, default the mean Earth radius in km) to their parts: exact for Point and
+   * MultiPoint geometries; for a line or polygon part, the distance to the nearest point of its
+   * bounding box (0 inside it), a lower bound of the distance to the shape. Nearest first (ties
+   * as `geoNearest` breaks them); only features within `maxDistance`.
+   * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
+   * @param k - how many (default 1).
+   * @param maxDistance - farthest distance included, in the radius's unit (default Infinity).
+   * @param radius - the sphere's radius (default 6371.0088).
+   */
+  geoNearest(
+    lon: number,
+    lat: number,
+    k = 1,
+    maxDistance = Number.POSITIVE_INFINITY,
+    radius = EARTH_RADIUS_KM,
+  ): FeatureHit<P>[] {
+    checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
+    const { parts, tree } = this;
+    const total = parts.count;
+    let want = Math.min(total, Math.max(16, k));
+    for (;;) {
+      // The `want` nearest parts; a feature's first part in that order is its nearest.
+      const found: number[] = [];
+      const dist = new Float64Array(want);
+      const n = geoNearestInto(tree, lon, lat, want, maxDistance, found, dist, radius);
+      const hits: FeatureHit<P>[] = [];
+      const seen = new Set<number>();
+      for (let i = 0; i < n && hits.length < k; i++) {
+        const index = parts.feature[found[i]!]!;
+        if (seen.has(index)) continue;
+        seen.add(index);
+        hits.push({ feature: this.features[index]!, index, distance: dist[i]! });
+      }
+      if (hits.length === k || n < want || want === total) return hits;
+      want = Math.min(total, 4 * want);
+    }
+  }
+
+  /**
+   * Every feature within great-circle distance `distance` of the lon/lat point, nearest first
+   * (see `geoNearest`).
+   * @param lon - the query's longitude in degrees; `lat` its latitude, in [-90, 90].
+   * @param distance - the radius of the query circle on the sphere, in the radius's unit.
+   * @param radius - the sphere's radius (default 6371.0088).
+   */
+  geoWithin(lon: number, lat: number, distance: number, radius = EARTH_RADIUS_KM): FeatureHit<P>[] {
+    checkNonNegative('distance', distance, true);
+    return this.geoNearest(lon, lat, this.size, distance, radius);
   }
 
   /** Number of features. */

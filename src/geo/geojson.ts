@@ -1,3 +1,5 @@
+import { type Bands, buildBands } from './bands.js';
+
 // Reading GeoJSON (RFC 7946) into parts: every geometry becomes points, lines and polygons
 // (with their holes), their coordinates packed in typed arrays. Input is checked in full before
 // anything is built; a fault is reported with its path in the input and what is wrong.
@@ -44,6 +46,8 @@ export const POLYGON_PART = 2;
  */
 export interface Parts {
   readonly count: number;
+  /** Bands over the edges of large polygons (see bands.ts). */
+  readonly bands: Bands;
   readonly kind: Uint8Array;
   readonly feature: Int32Array;
   readonly partRing: Int32Array;
@@ -104,9 +108,12 @@ class Builder {
       }
       box.set([minX, minY, maxX, maxY], 4 * p);
     }
+    const kind = Uint8Array.from(this.kind);
+    const isPolygon = (p: number) => kind[p] === POLYGON_PART;
     return {
       count,
-      kind: Uint8Array.from(this.kind),
+      bands: buildBands(count, isPolygon, partRing, ringStart, xy, box),
+      kind,
       feature: Int32Array.from(this.feature),
       partRing,
       ringStart,

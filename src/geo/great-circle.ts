@@ -4,7 +4,7 @@
 // its exact value (geometry/sphere.ts). Kilometres come out at the end, once per answer.
 
 import { GEO } from '../engine/scan.js';
-import { distanceOfHav, havPoints } from '../geometry/sphere.js';
+import { distanceOfHav, havOfDistance, havPoints } from '../geometry/sphere.js';
 import type { QueryIndex } from '../queries.js';
 import { checkFinite, checkInteger, checkNonNegative, checkRange } from '../validate.js';
 
@@ -13,7 +13,7 @@ export const EARTH_RADIUS_KM = 6371.0088;
 
 const RAD = Math.PI / 180;
 
-// The GEO query numbers: lon, lat, cos(lat), radius, maxDistance (see engine/scan.ts).
+// The GEO query numbers: lon, lat, cos(lat), unused, largest haversine kept (see scan.ts).
 const Q = new Float64Array(5);
 
 /**
@@ -73,17 +73,26 @@ export function geoNearestInto<T>(
   Q[0] = lon;
   Q[1] = lat;
   Q[2] = Math.cos(lat * RAD);
-  Q[3] = radius;
-  Q[4] = maxDistance;
-  return index.bestFirstInto(GEO, Q, k, items, distances);
+  // The walk keeps haversines up to that of maxDistance, loosened for rounding; answers beyond
+  // maxDistance once in distance units (the farthest, so the last) are cut below.
+  Q[4] = havOfDistance(maxDistance, radius) * (1 + 1e-12) + 1e-15;
+  const n = index.bestFirstInto(GEO, Q, k, items, distances);
+  let kept = 0;
+  while (kept < n) {
+    const d = distanceOfHav(distances[kept]!, radius);
+    if (d > maxDistance) break;
+    distances[kept++] = d;
+  }
+  return kept;
 }
 
 /**
  * The k items nearest to the lon/lat point by great-circle distance (to the item's point, or to
  * the nearest point of its bounds as a lon/lat box), nearest first; only items within
- * `maxDistance`. Exact: the ranking is that of the haversine of every item (equal distances in
- * insertion-slot order), across the antimeridian and the poles; nodes are pruned by a lower
- * bound that never exceeds the distance to anything inside them.
+ * `maxDistance`. Exact: items are ranked by the haversine formula's value (the haversine of
+ * the central angle, a finer order than the rounded distances it gives; equal values in
+ * insertion-slot order), as a scan over every item would rank them, across the antimeridian and
+ * the poles; nodes are pruned by a lower bound that never exceeds the value of anything inside.
  *
  * @param index - any quadkit index whose items are placed at x = longitude, y = latitude.
  * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].

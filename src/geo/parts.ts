@@ -11,6 +11,7 @@ import {
   segmentContainsPoint,
   segmentsIntersect,
 } from '../geometry/segment.js';
+import { bandOf } from './bands.js';
 import { LINE_PART, type Parts, POINT_PART, POLYGON_PART } from './geojson.js';
 
 /** Query shapes of `partMeets`. */
@@ -32,27 +33,57 @@ export const BOUNDARY = 2;
  * point lies strictly on its left going up (on its right going down), by exact orientation.
  */
 export function pointInPolygon(parts: Parts, p: number, x: number, y: number): number {
-  const { partRing, ringStart, xy } = parts;
+  const { partRing, ringStart, bands } = parts;
+  const n = bands.count[p]!;
+  if (n > 0) {
+    // Only the edges of the point's band can meet the ray's line.
+    const band = bands.first[p]! + bandOf(y, bands.minY[p]!, bands.scale[p]!, n);
+    return edgesCross(parts, bands.edges, bands.offsets[band]!, bands.offsets[band + 1]!, x, y);
+  }
   let inside = false;
   for (let r = partRing[p]!; r < partRing[p + 1]!; r++) {
-    const end = ringStart[r + 1]!;
-    for (let v = ringStart[r]!; v < end - 1; v++) {
-      const ax = xy[2 * v]!;
-      const ay = xy[2 * v + 1]!;
-      const bx = xy[2 * v + 2]!;
-      const by = xy[2 * v + 3]!;
-      // Cheapest rejection first: an edge wholly above, below or left of the point.
-      if ((ay > y && by > y) || (ay < y && by < y) || (ax < x && bx < x)) continue;
-      if (ay > y !== by > y) {
-        const o = orient2d(ax, ay, bx, by, x, y);
-        if (o === 0) return BOUNDARY;
-        if (by > ay === o > 0) inside = !inside;
-      } else if (segmentContainsPoint(ax, ay, bx, by, x, y)) {
-        return BOUNDARY;
-      }
-    }
+    const s = edgesCross(parts, null, ringStart[r]!, ringStart[r + 1]! - 1, x, y);
+    if (s === BOUNDARY) return BOUNDARY;
+    if (s === INSIDE) inside = !inside;
   }
   return inside ? INSIDE : OUTSIDE;
+}
+
+// The crossing parity (INSIDE for odd, OUTSIDE for even) of the edges whose first vertices are
+// list[from..to) (or from..to themselves when list is null: a run of one ring), or BOUNDARY when
+// the point is on one.
+function edgesCross(
+  parts: Parts,
+  list: Int32Array | null,
+  from: number,
+  to: number,
+  x: number,
+  y: number,
+): number {
+  let inside = false;
+  for (let i = from; i < to; i++) {
+    const s = edgeCross(parts.xy, list === null ? i : list[i]!, x, y);
+    if (s === BOUNDARY) return BOUNDARY;
+    if (s === INSIDE) inside = !inside;
+  }
+  return inside ? INSIDE : OUTSIDE;
+}
+
+// Whether the edge v -> v + 1 crosses the ray from (x, y) towards +x (INSIDE), holds the point
+// (BOUNDARY) or neither (OUTSIDE).
+function edgeCross(xy: Float64Array, v: number, x: number, y: number): number {
+  const ax = xy[2 * v]!;
+  const ay = xy[2 * v + 1]!;
+  const bx = xy[2 * v + 2]!;
+  const by = xy[2 * v + 3]!;
+  // Cheapest rejection first: an edge wholly above, below or left of the point.
+  if ((ay > y && by > y) || (ay < y && by < y) || (ax < x && bx < x)) return OUTSIDE;
+  if (ay > y !== by > y) {
+    const o = orient2d(ax, ay, bx, by, x, y);
+    if (o === 0) return BOUNDARY;
+    return by > ay === o > 0 ? INSIDE : OUTSIDE;
+  }
+  return segmentContainsPoint(ax, ay, bx, by, x, y) ? BOUNDARY : OUTSIDE;
 }
 
 /**

@@ -109,7 +109,20 @@ function randomGeometry(rng: Rng): Geometry {
     [x, y + s],
     [x, y],
   ];
-  switch (randInt(rng, 0, 5)) {
+  switch (randInt(rng, 0, 6)) {
+    case 6: {
+      // A star of many edges (banded), with a square hole at its centre.
+      const cx = randInt(rng, 10, 30);
+      const cy = randInt(rng, 10, 30);
+      const ring: number[][] = [];
+      for (let i = 0; i < 48; i++) {
+        const a = (i / 48) * 2 * Math.PI;
+        const r = i % 2 === 0 ? 10 : randInt(rng, 3, 6);
+        ring.push([cx + Math.round(r * Math.cos(a)), cy + Math.round(r * Math.sin(a))]);
+      }
+      ring.push(ring[0]!);
+      return { type: 'Polygon', coordinates: [ring, square(cx - 1, cy - 1, 2).reverse()] };
+    }
     case 0:
       return { type: 'Point', coordinates: pt() };
     case 1:
@@ -456,5 +469,48 @@ describe('GeoIndex.from refuses bad GeoJSON, naming where and what', () => {
       RangeError,
     );
     expect(() => GeoIndex.from(fc({ type: 'Point', coordinates: [0, '1'] }))).toThrow(TypeError);
+  });
+});
+
+describe('GeoIndex.geoNearest and geoWithin', () => {
+  const rng = mulberry32(61);
+  const geometries: Geometry[] = [];
+  for (let i = 0; i < 400; i++) {
+    const pt = () => [randFloat(rng, -180, 180), randFloat(rng, -89, 89)];
+    geometries.push(
+      i % 4 === 0
+        ? { type: 'MultiPoint', coordinates: [pt(), pt()] }
+        : { type: 'Point', coordinates: pt() },
+    );
+  }
+  const index = GeoIndex.from(geometries);
+  // Brute force: the haversine distance to each feature's nearest point.
+  const hav = (lon: number, lat: number, p: number[]) => {
+    const a = Math.sin((p[1]! - lat) * (Math.PI / 360));
+    const b = Math.sin((p[0]! - lon) * (Math.PI / 360));
+    const h = a * a + Math.cos(lat * (Math.PI / 180)) * Math.cos(p[1]! * (Math.PI / 180)) * b * b;
+    return 2 * 6371.0088 * Math.asin(Math.sqrt(Math.min(h, 1)));
+  };
+  const pointsOf = (g: Geometry) =>
+    g.type === 'Point' ? [g.coordinates] : g.type === 'MultiPoint' ? g.coordinates : [];
+
+  it('ranks point features by great-circle distance to their nearest point, in km', () => {
+    for (let t = 0; t < 100; t++) {
+      const lon = randFloat(rng, -180, 180);
+      const lat = randFloat(rng, -90, 90);
+      const k = randInt(rng, 0, 20);
+      const max = rng() < 0.5 ? Number.POSITIVE_INFINITY : randFloat(rng, 0, 3000);
+      const all = geometries
+        .map((g, i) => ({ i, d: Math.min(...pointsOf(g).map((p) => hav(lon, lat, p))) }))
+        .sort((a, b) => a.d - b.d || a.i - b.i);
+      const want = all.filter((e) => e.d <= max);
+      const got = index.geoNearest(lon, lat, k, max);
+      expect(got.map((h) => h.index)).toEqual(want.slice(0, k).map((e) => e.i));
+      expect(got.map((h) => h.distance)).toEqual(want.slice(0, k).map((e) => e.d));
+      const within = randFloat(rng, 0, 2000);
+      expect(index.geoWithin(lon, lat, within).map((h) => h.index)).toEqual(
+        all.filter((e) => e.d <= within).map((e) => e.i),
+      );
+    }
   });
 });
