@@ -468,6 +468,16 @@ describe('BatchPool failures', () => {
     await pool.close(); // twice is fine
   });
 
+  it('Symbol.asyncDispose closes the pool (for `await using`)', async () => {
+    const before = new Set(liveWorkers);
+    const pool = await batch.BatchPool.create(tree, { workers: 1 });
+    const dispose = (pool as unknown as Record<symbol, () => Promise<void>>)[Symbol.asyncDispose];
+    expect(typeof dispose).toBe('function');
+    await dispose!.call(pool);
+    expect(pool.state).toBe('closed');
+    expect(await workersLeft(before)).toBe(0);
+  });
+
   it('close() during a batch rejects it and stops every worker', async () => {
     const before = new Set(liveWorkers);
     const pool = await batch.BatchPool.create(tree, {
