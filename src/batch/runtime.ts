@@ -1,6 +1,6 @@
 // The only code that differs between Node and browsers: how a batch worker is started, how the
-// pool talks to it, and how the worker script hears the pool. Browsers (and Deno, Bun) have
-// Web Workers (`new Worker(url, { type: 'module' })`, `onmessage`); Node has worker_threads
+// pool talks to it, and how the worker script hears the pool. Browsers have Web Workers
+// (`new Worker(url, { type: 'module' })`, `onmessage`); Node has worker_threads
 // (`new Worker(url)`, `on('message')`, `parentPort`). node:worker_threads is imported
 // dynamically, by a name kept in a variable, so that bundlers for the browser leave it alone
 // and the entry point has no runtime dependency.
