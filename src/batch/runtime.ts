@@ -92,17 +92,36 @@ export async function spawn(url: UrlLike): Promise<WorkerPort> {
   );
 }
 
+// A worker's failures, passed to the pool's handler once it listens: a script that fails to
+// load may report before that. Only the first failure counts.
+function failures(): { report(error: unknown): void; listen(handler: (e: unknown) => void): void } {
+  let handler: ((error: unknown) => void) | null = null;
+  let early: { error: unknown } | null = null;
+  return {
+    report(error) {
+      if (handler !== null) handler(error);
+      else early ??= { error };
+    },
+    listen(h) {
+      handler = h;
+      if (early !== null) h(early.error);
+    },
+  };
+}
+
 function nodePort(worker: NodeWorker): WorkerPort {
   let stopping = false;
+  const failed = failures();
+  worker.on('messageerror', failed.report);
+  worker.on('error', failed.report);
+  worker.on('exit', (code: number) => {
+    if (!stopping) failed.report(new Error(`quadkit: a batch worker exited with code ${code}`));
+  });
   return {
     post: (message) => worker.postMessage(message),
     listen(onMessage, onFailure) {
       worker.on('message', onMessage);
-      worker.on('messageerror', onFailure);
-      worker.on('error', onFailure);
-      worker.on('exit', (code: number) => {
-        if (!stopping) onFailure(new Error(`quadkit: a batch worker exited with code ${code}`));
-      });
+      failed.listen(onFailure);
     },
     hold: (busy) => (busy ? worker.ref() : worker.unref()),
     async terminate() {
@@ -113,16 +132,18 @@ function nodePort(worker: NodeWorker): WorkerPort {
 }
 
 function webPort(worker: WebWorker): WorkerPort {
+  const failed = failures();
+  worker.onmessageerror = () =>
+    failed.report(new Error('quadkit: a batch worker sent a message that could not be read'));
+  worker.onerror = (event) => {
+    event.preventDefault();
+    failed.report(new Error(event.message ?? 'quadkit: a batch worker failed to load or run'));
+  };
   return {
     post: (message) => worker.postMessage(message),
     listen(onMessage, onFailure) {
       worker.onmessage = (event) => onMessage(event.data);
-      worker.onmessageerror = () =>
-        onFailure(new Error('quadkit: a batch worker sent a message that could not be read'));
-      worker.onerror = (event) => {
-        event.preventDefault();
-        onFailure(new Error(event.message ?? 'quadkit: a batch worker failed to load or run'));
-      };
+      failed.listen(onFailure);
     },
     hold: () => {},
     async terminate() {

@@ -409,7 +409,7 @@ describe('BatchPool bad input', () => {
     expect(perQuery(result)).toEqual([tree.nearest(1, 1, 2)]);
   });
 
-  it('create() refuses a source that is not a tree or its buffer, bad options and a corrupted buffer', async () => {
+  it('create() refuses a source that is not a tree or its buffer, bad options, a worker script that does not load and a corrupted buffer', async () => {
     const before = new Set(liveWorkers);
     await expect(batch.BatchPool.create({} as unknown as ArrayBuffer)).rejects.toThrow(TypeError);
     await expect(batch.BatchPool.create(tree, { workers: -1 })).rejects.toThrow(
@@ -420,6 +420,10 @@ describe('BatchPool bad input', () => {
     );
     await expect(batch.BatchPool.create(tree, { workers: 1, chunkSize: 0.5 })).rejects.toThrow(
       /options.chunkSize/,
+    );
+    const workerUrl = pathToFileURL(join(lib!.dir, 'batch', 'no-such-worker.js'));
+    await expect(batch.BatchPool.create(tree, { workers: 2, workerUrl })).rejects.toThrow(
+      /no-such-worker/,
     );
     const corrupted = tree.toBuffer() as ArrayBuffer;
     new Uint8Array(corrupted)[100]! ^= 1;
