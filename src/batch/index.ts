@@ -8,3 +8,4 @@ export {
   type BatchSource,
 } from './pool.js';
 export { BatchResult, type BatchStats, PairsResult } from './result.js';
+export type { UrlLike } from './runtime.js';
