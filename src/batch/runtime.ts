@@ -32,7 +32,7 @@ interface NodeWorker {
   terminate(): Promise<number>;
 }
 interface NodeThreads {
-  Worker: new (url: UrlLike) => NodeWorker;
+  Worker: new (url: UrlLike, options: { execArgv: string[] }) => NodeWorker;
   parentPort: {
     on(event: 'message', listener: (data: unknown) => void): void;
     postMessage(message: unknown, transfer: ArrayBuffer[]): void;
@@ -86,10 +86,16 @@ export async function spawn(url: UrlLike): Promise<WorkerPort> {
   const Web = webWorkerClass();
   if (Web !== undefined) return webPort(new Web(url, { type: 'module' }));
   const { Worker } = await nodeThreads();
-  const { URL } = globalThis as unknown as { URL: new (url: string) => UrlLike };
-  return nodePort(
-    new Worker(typeof url === 'string' && url.startsWith('file:') ? new URL(url) : url),
+  const { URL, process } = globalThis as unknown as {
+    URL: new (url: string) => UrlLike;
+    process: { execArgv: string[] };
+  };
+  // The worker inherits Node's flags, except --input-type (of `node -e`), which it refuses.
+  const execArgv = process.execArgv.filter(
+    (flag, i, all) => !flag.startsWith('--input-type') && all[i - 1] !== '--input-type',
   );
+  const where = typeof url === 'string' && url.startsWith('file:') ? new URL(url) : url;
+  return nodePort(new Worker(where, { execArgv }));
 }
 
 // A worker's failures, passed to the pool's handler once it listens: a script that fails to

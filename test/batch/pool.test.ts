@@ -7,9 +7,11 @@
 // default worker URL (worker.js beside pool.js) resolves. Trees and single-thread answers come
 // from src/ as usual; the pool takes any StaticQuadtree (or its buffer).
 import { createHook } from 'node:async_hooks';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StaticQuadtree } from '../../src/index.js';
 import {
@@ -337,6 +339,26 @@ describe('BatchPool thread arrangements and sources', () => {
         await pool.close();
       }
     }
+  });
+
+  it('a pool works in `node --input-type=module -e` (its workers do not inherit that flag)', async () => {
+    const url = (file: string) => pathToFileURL(join(lib!.dir, file)).href;
+    const script = `
+      const { StaticQuadtree } = await import(${JSON.stringify(url('index.js'))});
+      const { BatchPool } = await import(${JSON.stringify(url('batch/index.js'))});
+      const pool = await BatchPool.create(StaticQuadtree.fromPoints([1, 2, 8, 9]), {
+        workers: 1,
+        mainThread: false,
+      });
+      const r = await pool.nearest([9, 9, 0, 0]);
+      console.log(JSON.stringify([Array.from(r.indices), r.workerQueries]));
+      await pool.close();`;
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--input-type=module',
+      '-e',
+      script,
+    ]);
+    expect(JSON.parse(stdout)).toEqual([[1, 0], [2]]);
   });
 
   it('batches sent together are answered one after the other, each in its own order', async () => {
