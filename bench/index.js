@@ -5,7 +5,8 @@
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs
 //   node bench/index.js frame      only the workloads whose id contains "frame"
-//   (ids: insert, query, frame, dynamic, depth, static, memory, mesh, raycast, force, cluster, geo)
+//   (ids: insert, query, frame, dynamic, depth, static, memory, mesh, raycast, force, cluster, geo,
+//   batch)
 //
 // A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
 // and each part gets a table of its own (dynamic: one per N).
@@ -15,6 +16,7 @@ import { cpus, loadavg, platform, release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sink } from './measure.js';
+import * as batch from './workloads/batch.js';
 import * as cluster from './workloads/cluster.js';
 import * as depth from './workloads/depth.js';
 import * as dynamic from './workloads/dynamic.js';
@@ -44,6 +46,7 @@ const WORKLOADS = [
   force,
   cluster,
   geo,
+  batch,
 ];
 
 // Speed-up targets, checked against named rows (not just "the best peer").
@@ -213,6 +216,14 @@ const TARGETS = [
     factor: 3,
     text: 'point-in-polygon join of 1M points to the countries ≥ 3× faster than flatbush + turf',
   },
+  ...['knn1', 'knn10'].map((metric) => ({
+    workload: 'batch',
+    metric,
+    peer: 'StaticQuadtree nearestInto, 1 thread (baseline)',
+    factor: 1.7,
+    variant: 'worker',
+    text: `batch kNN (k = ${metric === 'knn1' ? 1 : 10}) ≥ 1.7x single-thread`,
+  })),
 ];
 
 async function main() {

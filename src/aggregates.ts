@@ -25,7 +25,10 @@ export interface AggregateOptions<T> {
   initial?: number;
 }
 
-/** What visitAfter needs of an engine. */
+/**
+ * What visitAfter needs of an engine.
+ * @internal
+ */
 export interface ListingEngine {
   walking: number;
   listNodes(table: NodeTable): void;
@@ -50,6 +53,7 @@ function itemNumber(name: string, value: unknown, i: number): number {
  * @param items - the items by slot, or null when the slots are the items (item indices).
  * @param callback - receives each node and its aggregate.
  * @param options - `{ weight, map, reduce, initial }`.
+ * @internal
  */
 export function visitAfter<T>(
   engine: ListingEngine,
