@@ -14,8 +14,6 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
-    // The cities chunk holds 135k names and coordinates; it loads with its tab.
-    chunkSizeWarningLimit: 4096,
   },
   preview: { host: '127.0.0.1', port: 5173, strictPort: true },
   server: { host: '127.0.0.1' },

@@ -1,18 +1,16 @@
-// The shell: tabs, the canvas, the stats panel and the animation loop. Each tab mounts a scene;
-// the open scene is chosen by the URL hash (#insert, #moving, #cities, #navmesh).
+// The shell: tabs, the canvas and its legend, the stats panel and the animation loop. Each tab
+// mounts a scene of the registry (./scenes/index.ts); the open scene is chosen by the URL hash
+// (#insert, #moving, #cities, #navmesh).
 
-import type { DemoHandle, Scene, SceneInstance, Stats } from './scene.js';
-import { citiesScene } from './scenes/cities.js';
-import { insertScene } from './scenes/insert.js';
-import { movingScene } from './scenes/moving.js';
-import { navmeshScene } from './scenes/navmesh.js';
-
-const scenes: readonly Scene[] = [insertScene, movingScene, citiesScene, navmeshScene];
+import type { DemoHandle, LegendEntry, Scene, SceneInstance, Stats } from './scene.js';
+import { scenes } from './scenes/index.js';
 
 const canvas = document.querySelector<HTMLCanvasElement>('#view')!;
 const ctx = canvas.getContext('2d')!;
 const tabs = document.querySelector<HTMLElement>('#tabs')!;
+const title = document.querySelector<HTMLElement>('#title')!;
 const blurb = document.querySelector<HTMLElement>('#blurb')!;
+const legend = document.querySelector<HTMLElement>('#legend')!;
 const controls = document.querySelector<HTMLElement>('#controls')!;
 const statsList = document.querySelector<HTMLElement>('#stats')!;
 const list = document.querySelector<HTMLOListElement>('#list')!;
@@ -27,17 +25,33 @@ function makeStats(): Stats {
     set(name, value) {
       let dd = lines.get(name);
       if (dd === undefined) {
+        const row = document.createElement('div');
         const dt = document.createElement('dt');
         dt.textContent = name;
         dd = document.createElement('dd');
         dd.dataset.stat = name;
-        statsList.append(dt, dd);
+        row.append(dt, dd);
+        statsList.append(row);
         lines.set(name, dd);
       }
       const text = typeof value === 'number' ? value.toLocaleString('en') : value;
       if (dd.textContent !== text) dd.textContent = text;
     },
   };
+}
+
+// The legend over the canvas: a swatch drawn as the scene draws that colour, and its meaning.
+function showLegend(entries: readonly LegendEntry[]): void {
+  legend.replaceChildren(
+    ...entries.map(({ color, label, mark }) => {
+      const li = document.createElement('li');
+      const swatch = document.createElement('i');
+      swatch.className = `mark-${mark}`;
+      swatch.style.setProperty('--c', color);
+      li.append(swatch, label);
+      return li;
+    }),
+  );
 }
 
 let current: { instance: SceneInstance; abort: AbortController; stats: Stats } | null = null;
@@ -54,7 +68,9 @@ async function open(scene: Scene): Promise<void> {
   for (const tab of tabs.children) {
     tab.setAttribute('aria-selected', String((tab as HTMLElement).dataset.scene === scene.id));
   }
+  title.textContent = scene.title;
   blurb.textContent = scene.blurb;
+  showLegend(scene.legend);
   controls.replaceChildren();
   statsList.replaceChildren();
   list.replaceChildren();
@@ -78,12 +94,14 @@ async function open(scene: Scene): Promise<void> {
   handle.state = () => instance.state();
 }
 
-for (const scene of scenes) {
+for (const [i, scene] of scenes.entries()) {
   const tab = document.createElement('button');
   tab.type = 'button';
   tab.setAttribute('role', 'tab');
   tab.dataset.scene = scene.id;
-  tab.textContent = scene.title;
+  const number = document.createElement('span');
+  number.textContent = String(i + 1);
+  tab.append(number, scene.title);
   tab.addEventListener('click', () => {
     if (location.hash !== `#${scene.id}`) location.hash = scene.id;
   });

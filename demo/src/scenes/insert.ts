@@ -1,4 +1,4 @@
-// Scene 1, insert and retrieve (seeds 000 and 001): a classic quadtree of boxes. A click adds a
+// Scene 1, insert and retrieve: a classic quadtree of boxes. A click adds a
 // box and the tree splits; the rectangle under the mouse shows quadtree-js's collision
 // candidates (retrieve: every item of every node the rectangle touches) beside the exact hits
 // (search: the items that overlap it).
@@ -11,14 +11,15 @@ interface Box extends Rect {
   id: number;
 }
 
-// Node capacity and depth: small, to see splits early, or those of the seeds and quadtree-js.
+// Node capacity and depth: small, to see splits early, or quadtree-js's defaults.
 const SHAPES = {
   small: { maxObjects: 4, maxLevels: 6 },
-  seeds: { maxObjects: 10, maxLevels: 4 },
+  'quadtree-js': { maxObjects: 10, maxLevels: 4 },
 } as const;
 const COLORS = {
   background: '#f7f8fa',
   item: '#adb5bd',
+  node: '#2b4c7e',
   candidate: '#f4a261',
   hit: '#2a9d8f',
   query: '#e63946',
@@ -27,11 +28,18 @@ const COLORS = {
 /** Scene 1: click to add boxes; the mouse rectangle's candidates versus exact hits. */
 export const insertScene: Scene = {
   id: 'insert',
-  title: '1 · Insert and retrieve',
+  title: 'Insert and retrieve',
   blurb:
     'A classic quadtree. Click to add a box: a node splits when it holds more than maxObjects, ' +
     'and boxes that straddle a split line stay in the parent. Around the ' +
     'mouse: retrieve() candidates in orange, exact search() hits in green. Scroll to resize.',
+  legend: [
+    { color: COLORS.item, label: 'box', mark: 'outline' },
+    { color: COLORS.candidate, label: 'retrieve(): candidate', mark: 'fill' },
+    { color: COLORS.hit, label: 'search(): exact hit', mark: 'fill' },
+    { color: COLORS.query, label: 'query rectangle', mark: 'outline' },
+    { color: COLORS.node, label: 'quadtree node', mark: 'outline' },
+  ],
   mount({ canvas, ctx, controls, stats, signal }) {
     const { width, height } = canvas;
     const bounds = { x: 0, y: 0, width, height };
@@ -75,8 +83,8 @@ export const insertScene: Scene = {
       controls,
       'shape',
       [
-        ['small', 'maxObjects 4, maxLevels 6'],
-        ['seeds', 'maxObjects 10, maxLevels 4 (the seeds)'],
+        ['small', '4 per node, 6 levels'],
+        ['quadtree-js', '10 per node, 4 levels (quadtree-js)'],
       ],
       (value) => {
         shape = value as keyof typeof SHAPES;

@@ -17,18 +17,28 @@ const COLORS = {
   nearest: '#f4a261',
   crossed: '#a8dadc',
   ray: '#e63946',
+  cell: '#6c7a89',
+  ship: '#1d3557',
 };
 
 /** Scene 4: the triangle under the mouse, and a ray cast from a fixed point to the mouse. */
 export const navmeshScene: Scene = {
   id: 'navmesh',
-  title: '4 · Navigation mesh',
+  title: 'Navigation mesh',
   blurb:
     'South Africa (Lesotho is a hole) as a Delaunay mesh (delaunator), in a TriangleIndex. The ' +
     'triangle under the mouse is green (locate); outside the mesh, the nearest triangle is ' +
     'orange and the dot is where the mouse would snap to (nearestTriangle). The red ray from ' +
     'the ship to the mouse stops where it first meets the land (raycast); the triangles it ' +
     'crosses are blue (searchSegment).',
+  legend: [
+    { color: COLORS.edge, label: 'mesh triangle', mark: 'outline' },
+    { color: COLORS.located, label: 'under the mouse: locate()', mark: 'fill' },
+    { color: COLORS.nearest, label: 'nearest, outside: nearestTriangle()', mark: 'fill' },
+    { color: COLORS.crossed, label: 'crossed by the ray: searchSegment()', mark: 'fill' },
+    { color: COLORS.ray, label: 'ray to its first hit: raycast()', mark: 'line' },
+    { color: COLORS.cell, label: 'index cell', mark: 'outline' },
+  ],
   async mount({ canvas, ctx, controls, stats, signal }) {
     const { mesh } = await import('virtual:navmesh');
     const { coords, triangles } = mesh;
@@ -98,7 +108,7 @@ export const navmeshScene: Scene = {
           view,
         );
         if (showIndex) {
-          drawIndex(ctx, index, { colors: ['#6c7a89', '#8895a7'], alpha: 0.35 }, view);
+          drawIndex(ctx, index, { colors: [COLORS.cell, '#8895a7'], alpha: 0.35 }, view);
         }
         drawTriangles(ctx, coords, triangles, crossed, { fill: COLORS.crossed, alpha: 0.8 }, view);
         if (located >= 0) {
@@ -142,7 +152,7 @@ export const navmeshScene: Scene = {
         ctx.lineTo(...px(mouse.x, mouse.y));
         ctx.stroke();
         ctx.restore();
-        dot(ctx, ...px(ORIGIN.x, ORIGIN.y), '#1d3557');
+        dot(ctx, ...px(ORIGIN.x, ORIGIN.y), COLORS.ship);
         if (hit !== null) dot(ctx, ...px(stop.x, stop.y), COLORS.ray);
 
         stats.set('triangles', index.size);
