@@ -5,7 +5,7 @@
 
 import { drawIndex, drawRects, fitView, toWorld } from '../../../src/canvas.js';
 import { Quadtree, type Rect } from '../../../src/index.js';
-import { button, canvasPoint, formatMs, radios, random, type Scene } from '../scene.js';
+import { button, canvasPoint, cssScale, formatMs, radios, random, type Scene } from '../scene.js';
 
 interface Box extends Rect {
   id: number;
@@ -139,11 +139,14 @@ export const insertScene: Scene = {
         tree.visit((n) => {
           deepest = Math.max(deepest, n.depth);
         });
-        const nodes = drawIndex(ctx, tree, { lineWidth: 1 }, view);
-        drawRects(ctx, items, undefined, { fill: '#e9ecef', stroke: COLORS.item }, view);
+        // Lines keep their width on the screen, whatever the canvas's scale.
+        const px = cssScale(canvas);
+        const nodes = drawIndex(ctx, tree, { lineWidth: px }, view);
+        const line = { lineWidth: px };
+        drawRects(ctx, items, undefined, { fill: '#e9ecef', stroke: COLORS.item, ...line }, view);
         drawRects(ctx, candidates, undefined, { fill: COLORS.candidate, alpha: 0.75 }, view);
-        drawRects(ctx, hits, undefined, { fill: COLORS.hit, stroke: '#1d6f65' }, view);
-        drawRects(ctx, [query], undefined, { stroke: COLORS.query, lineWidth: 2 }, view);
+        drawRects(ctx, hits, undefined, { fill: COLORS.hit, stroke: '#1d6f65', ...line }, view);
+        drawRects(ctx, [query], undefined, { stroke: COLORS.query, lineWidth: 2 * px }, view);
 
         stats.set('items', tree.size);
         stats.set('nodes', nodes);

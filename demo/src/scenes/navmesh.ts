@@ -5,7 +5,7 @@
 
 import { drawIndex, drawTriangles, fitView, toWorld } from '../../../src/canvas.js';
 import { type NearestTriangle, type RayHit, TriangleIndex } from '../../../src/index.js';
-import { canvasPoint, checkbox, formatMs, type Scene } from '../scene.js';
+import { canvasPoint, checkbox, cssScale, formatMs, type Scene } from '../scene.js';
 
 // The ship: in the Indian Ocean, south-east of the coast.
 const ORIGIN = { x: 31.5, y: -33.2 };
@@ -97,6 +97,8 @@ export const navmeshScene: Scene = {
         crossed = index.searchSegment(ORIGIN.x, ORIGIN.y, mouse.x, mouse.y);
         const ms = performance.now() - t0;
 
+        // Lines and dots keep their size on the screen, whatever the canvas's scale.
+        const s = cssScale(canvas);
         ctx.fillStyle = COLORS.sea;
         ctx.fillRect(0, 0, width, height);
         drawTriangles(
@@ -104,11 +106,16 @@ export const navmeshScene: Scene = {
           coords,
           triangles,
           null,
-          { fill: COLORS.land, stroke: COLORS.edge },
+          { fill: COLORS.land, stroke: COLORS.edge, lineWidth: s },
           view,
         );
         if (showIndex) {
-          drawIndex(ctx, index, { colors: [COLORS.cell, '#8895a7'], alpha: 0.35 }, view);
+          drawIndex(
+            ctx,
+            index,
+            { colors: [COLORS.cell, '#8895a7'], alpha: 0.35, lineWidth: s },
+            view,
+          );
         }
         drawTriangles(ctx, coords, triangles, crossed, { fill: COLORS.crossed, alpha: 0.8 }, view);
         if (located >= 0) {
@@ -125,13 +132,14 @@ export const navmeshScene: Scene = {
         if (nearest !== null) {
           drawTriangles(ctx, coords, triangles, [nearest.triangle], { fill: COLORS.nearest }, view);
           ctx.strokeStyle = COLORS.nearest;
-          ctx.setLineDash([4, 3]);
+          ctx.lineWidth = s;
+          ctx.setLineDash([4 * s, 3 * s]);
           ctx.beginPath();
           ctx.moveTo(...px(mouse.x, mouse.y));
           ctx.lineTo(...px(nearest.x, nearest.y));
           ctx.stroke();
           ctx.setLineDash([]);
-          dot(ctx, ...px(nearest.x, nearest.y), '#b5651d');
+          dot(ctx, ...px(nearest.x, nearest.y), '#b5651d', s);
         }
         // The ray, solid up to its first hit, faint beyond.
         const length = Math.hypot(mouse.x - ORIGIN.x, mouse.y - ORIGIN.y);
@@ -140,7 +148,7 @@ export const navmeshScene: Scene = {
           x: ORIGIN.x + (mouse.x - ORIGIN.x) * f,
           y: ORIGIN.y + (mouse.y - ORIGIN.y) * f,
         };
-        ctx.lineWidth = 2;
+        ctx.lineWidth = 2 * s;
         ctx.strokeStyle = COLORS.ray;
         ctx.beginPath();
         ctx.moveTo(...px(ORIGIN.x, ORIGIN.y));
@@ -152,8 +160,8 @@ export const navmeshScene: Scene = {
         ctx.lineTo(...px(mouse.x, mouse.y));
         ctx.stroke();
         ctx.restore();
-        dot(ctx, ...px(ORIGIN.x, ORIGIN.y), COLORS.ship);
-        if (hit !== null) dot(ctx, ...px(stop.x, stop.y), COLORS.ray);
+        dot(ctx, ...px(ORIGIN.x, ORIGIN.y), COLORS.ship, s);
+        if (hit !== null) dot(ctx, ...px(stop.x, stop.y), COLORS.ray, s);
 
         stats.set('triangles', index.size);
         stats.set('vertices', coords.length / 2);
@@ -186,14 +194,20 @@ export const navmeshScene: Scene = {
   },
 };
 
-// A round marker.
-function dot(ctx: CanvasRenderingContext2D, x: number, y: number, color: string): void {
+// A round marker; `scale` is canvas pixels per screen pixel.
+function dot(
+  ctx: CanvasRenderingContext2D,
+  x: number,
+  y: number,
+  color: string,
+  scale: number,
+): void {
   ctx.save();
   ctx.fillStyle = color;
   ctx.strokeStyle = '#ffffff';
-  ctx.lineWidth = 1.5;
+  ctx.lineWidth = 1.5 * scale;
   ctx.beginPath();
-  ctx.arc(x, y, 4.5, 0, 2 * Math.PI);
+  ctx.arc(x, y, 4.5 * scale, 0, 2 * Math.PI);
   ctx.fill();
   ctx.stroke();
   ctx.restore();
