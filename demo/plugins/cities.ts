@@ -135,7 +135,10 @@ export function citiesPlugin(): Plugin {
                 ? f.names[Number(names[1])]
                 : undefined;
         if (body === undefined) return next();
-        res.setHeader('Content-Type', name.endsWith('.txt') ? 'text/plain; charset=utf-8' : '');
+        res.setHeader(
+          'Content-Type',
+          name.endsWith('.txt') ? 'text/plain; charset=utf-8' : 'application/octet-stream',
+        );
         res.end(body);
       });
     },

@@ -54,12 +54,16 @@ function showLegend(entries: readonly LegendEntry[]): void {
   );
 }
 
-let current: { instance: SceneInstance; abort: AbortController; stats: Stats } | null = null;
+let current: { instance: SceneInstance; stats: Stats } | null = null;
+let active: AbortController | null = null;
 let opening = 0;
 
 async function open(scene: Scene): Promise<void> {
   const ticket = ++opening;
-  current?.abort.abort();
+  // Close the previous scene, or stop it loading: its listeners and downloads end.
+  active?.abort();
+  const abort = new AbortController();
+  active = abort;
   current = null;
   handle.scene = scene.id;
   handle.ready = false;
@@ -76,21 +80,17 @@ async function open(scene: Scene): Promise<void> {
   list.replaceChildren();
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, canvas.width, canvas.height);
-  const abort = new AbortController();
   const stats = makeStats();
-  const instance = await scene.mount({
-    canvas,
-    ctx,
-    controls,
-    list,
-    stats,
-    signal: abort.signal,
-  });
-  if (ticket !== opening) {
-    abort.abort();
-    return;
+  let instance: SceneInstance;
+  try {
+    instance = await scene.mount({ canvas, ctx, controls, list, stats, signal: abort.signal });
+  } catch (error) {
+    // A scene closed while it loaded (its downloads aborted) is no error.
+    if (ticket !== opening) return;
+    throw error;
   }
-  current = { instance, abort, stats };
+  if (ticket !== opening) return;
+  current = { instance, stats };
   handle.state = () => instance.state();
 }
 

@@ -71,7 +71,7 @@ export const insertScene: Scene = {
     const addRandom = (n: number): void => {
       for (let i = 0; i < n; i++) add(rng() * width, rng() * height);
     };
-    addRandom(30);
+    addRandom(70);
 
     button(controls, 'Add 20 random', () => addRandom(20));
     button(controls, 'Clear', () => {
