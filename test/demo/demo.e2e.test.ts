@@ -695,10 +695,8 @@ describe('the demo page', () => {
         await new Promise((resolve) => setTimeout(resolve, 800));
         await route.fallback().catch(() => undefined);
       });
-      p.on('console', (m) => console.log('CONSOLE', m.type(), m.text()));
-      p.on('pageerror', (e) => console.log('PAGEERROR', e.message));
       await p.goto(`${origin}#cities`);
-      console.log('SCENE', await p.evaluate(() => { window.addEventListener('unhandledrejection', (e) => console.error('UNHANDLED', String(e.reason))); return window.__quadkit!.scene + ' ' + window.__quadkit!.ready; }));
+      expect(await p.evaluate(() => window.__quadkit!.ready)).toBe(false);
       await p.click('#tabs button[data-scene="insert"]');
       await openScene('insert', p);
       await p.waitForTimeout(1200);
@@ -717,6 +715,20 @@ describe('the demo page', () => {
       const p = await newPage(width, height, README_SHOTS === undefined ? 1 : scale);
       try {
         await p.goto(origin);
+        // The header links to the project; the favicon is there (browsers ask for it).
+        const links = await p.$$eval('header a', (a) =>
+          a.map((x) => (x as HTMLAnchorElement).href),
+        );
+        expect(links).toContain('https://github.com/quadkit/quadkit');
+        expect(links.some((l) => l.endsWith('#readme'))).toBe(true);
+        expect(links.some((l) => l.endsWith('#api'))).toBe(true);
+        const icon = await p.evaluate(async () => {
+          const link = document.querySelector<HTMLLinkElement>('link[rel="icon"]')!;
+          const r = await fetch(link.href);
+          return [r.status, r.headers.get('content-type')];
+        });
+        expect(icon[0]).toBe(200);
+        expect(icon[1]).toContain('svg');
         // Every scene of the registry, from its tab.
         const ids = await p.$$eval('#tabs button', (tabs) =>
           tabs.map((t) => (t as HTMLElement).dataset.scene!),
