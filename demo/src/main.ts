@@ -70,9 +70,13 @@ async function open(scene: Scene): Promise<void> {
   handle.frames = 0;
   handle.state = () => null;
   for (const tab of tabs.children) {
-    tab.setAttribute('aria-selected', String((tab as HTMLElement).dataset.scene === scene.id));
+    const selected = (tab as HTMLElement).dataset.scene === scene.id;
+    tab.setAttribute('aria-selected', String(selected));
+    // On a narrow screen the strip scrolls: bring the open tab into it.
+    if (selected) tab.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
   title.textContent = scene.title;
+  canvas.setAttribute('aria-label', `${scene.title}: ${scene.blurb}`);
   blurb.textContent = scene.blurb;
   showLegend(scene.legend);
   controls.replaceChildren();

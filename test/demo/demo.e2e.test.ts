@@ -479,7 +479,7 @@ describe('the demo page', () => {
 
     // The stats panel stays put while its numbers change.
     const boxesBefore = await statsBoxes();
-    await nextFrames(10);
+    await nextFrames(6);
     expect(await statsBoxes()).toBe(boxesBefore);
 
     // The tree is thinned: no node under 8 screen pixels is drawn. The nodes of one depth do

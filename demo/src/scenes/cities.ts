@@ -54,7 +54,8 @@ export const citiesScene: Scene = {
     let view: View = fitView(WORLD, width, height, { padding: 10, flipY: true });
     let k = 8;
     let showTree = true;
-    const query = { x: 2.3522, y: 48.8566 }; // Paris, until the mouse moves
+    // Until the mouse moves: central Australia, where the nearest cities are far apart.
+    const query = { x: 134, y: -24 };
     let hits: number[] = [];
     let dirty = true;
     let backgroundDirty = true;
@@ -86,10 +87,18 @@ export const citiesScene: Scene = {
     );
     // The mouse: hover queries, drag pans, wheel zooms about the pointer.
     let drag: { x: number; y: number } | null = null;
+    const queryAt = (p: { x: number; y: number }): void => {
+      const w = toWorld(view, p.x, p.y);
+      query.x = w.x;
+      query.y = w.y;
+      dirty = true;
+    };
+    // A press (a tap, on a touch screen) also queries where it lands.
     canvas.addEventListener(
       'pointerdown',
       (e) => {
         drag = canvasPoint(canvas, e);
+        queryAt(drag);
       },
       { signal },
     );
@@ -113,10 +122,7 @@ export const citiesScene: Scene = {
           drag = p;
           backgroundDirty = true;
         }
-        const w = toWorld(view, p.x, p.y);
-        query.x = w.x;
-        query.y = w.y;
-        dirty = true;
+        queryAt(p);
       },
       { signal },
     );
