@@ -79,6 +79,7 @@ async function open(scene: Scene): Promise<void> {
   canvas.setAttribute('aria-label', `${scene.title}: ${scene.blurb}`);
   blurb.textContent = scene.blurb;
   showLegend(scene.legend);
+  legend.dataset.corner = scene.legendCorner ?? 'top-left';
   controls.replaceChildren();
   statsList.replaceChildren();
   list.replaceChildren();

@@ -57,6 +57,8 @@ export interface Scene {
   blurb: string;
   /** What the colours on the canvas mean. */
   legend: readonly LegendEntry[];
+  /** The corner of the canvas the legend covers (default: top left). */
+  legendCorner?: 'top-left' | 'bottom-left';
   /** Opens the scene. */
   mount(context: SceneContext): SceneInstance | Promise<SceneInstance>;
 }

@@ -35,6 +35,8 @@ export const citiesScene: Scene = {
     { color: COLORS.node, label: 'tree node (≥ 6 px)', mark: 'outline' },
     { color: COLORS.coast, label: 'coastline (world-atlas)', mark: 'line' },
   ],
+  // Over the South Pacific and Antarctica, where no city is.
+  legendCorner: 'bottom-left',
   async mount({ canvas, ctx, controls, list, stats, signal }) {
     const [cities, land] = await Promise.all([loadCities(signal), loadLand(signal)]);
     const n = cities.x.length;
