@@ -178,6 +178,36 @@ export abstract class QueryIndex<T> {
   }
 
   /**
+   * Items whose bounds overlap the closed box from (minX, minY) to (maxX, maxY), whose edges may
+   * be infinite; with `limit`, the search stops soon after finding that many. The arguments are
+   * checked by the caller (the quadkit/geo front doors).
+   * @internal
+   */
+  searchEdges(minX: number, minY: number, maxX: number, maxY: number, limit: number): T[] {
+    return this.list(this.engine.queryRect(stage(minX, minY, maxX, maxY), 0, 0, limit));
+  }
+
+  /**
+   * Best-first search under an engine metric (see `boxKey` in engine/scan.ts) with the query
+   * numbers q[0..]: writes the items with the k smallest keys (k clipped to the size),
+   * smallest first, ties by insertion slot, to `out` and their keys to `keys`; returns how many.
+   * The arguments are checked by the caller (the quadkit/geo front doors).
+   * @internal
+   */
+  bestFirstInto(
+    metric: number,
+    q: Float64Array,
+    k: number,
+    out: T[],
+    keys: Float64Array | number[],
+  ): number {
+    const n = this.engine.nearest(metric, q, 0, Math.min(k, this.size));
+    const found = this.engine.best.keys;
+    for (let i = 0; i < n; i++) keys[i] = found[i]!;
+    return this.into(n, out);
+  }
+
+  /**
    * Calls `callback(a, b)` once for each pair of items whose bounds overlap, in a deterministic
    * order for a given state. Mutating the index from the callback throws.
    */

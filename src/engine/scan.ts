@@ -12,6 +12,7 @@ import {
   boxIntersectsSegment,
   segmentBoxEntry,
 } from '../geometry/rect.js';
+import { distanceOfHav, havBoxBound, havPoints } from '../geometry/sphere.js';
 import type { KBest } from './queue.js';
 
 /** Query shapes of `shapeHits`/`scanShape`. */
@@ -19,11 +20,14 @@ export const CIRCLE = 0;
 export const SEGMENT = 1;
 
 /**
- * Metrics of best-first search (`boxKey`): the distance from a point (q = x, y, maxDistance), or
- * where a segment first meets a box (q = x1, y1, x2, y2), for ray casts.
+ * Metrics of best-first search (`boxKey`): the distance from a point (q = x, y, maxDistance),
+ * where a segment first meets a box (q = x1, y1, x2, y2), for ray casts, or the great-circle
+ * distance from a lon/lat point in degrees (q = lon, lat, cos(lat), radius, maxDistance; see
+ * sphere.ts).
  */
 export const POINT = 0;
 export const RAY = 1;
+export const GEO = 2;
 
 const NEG_INF = Number.NEGATIVE_INFINITY;
 const INF = Number.POSITIVE_INFINITY;
@@ -31,7 +35,9 @@ const INF = Number.POSITIVE_INFINITY;
 /**
  * The key of a box in a best-first search. POINT: its distance from the point (a, b). RAY: the
  * parameter t in [0, 1] at which the segment (a, b)-(c, d) first meets it (0 when it starts
- * inside), or Infinity when it misses (decided exactly).
+ * inside), or Infinity when it misses (decided exactly). GEO: the great-circle distance from
+ * (lon a, lat b), whose cosine of latitude is c, on a sphere of radius d: the haversine formula's
+ * value for a point box, a lower bound on it for any point of the box otherwise.
  */
 export function boxKey(
   metric: number,
@@ -45,13 +51,23 @@ export function boxKey(
   d: number,
 ): number {
   if (metric === POINT) return boxDistance(minX, minY, maxX, maxY, a, b);
+  if (metric === GEO) {
+    const h =
+      minX === maxX && minY === maxY
+        ? havPoints(a, b, c, minX, minY)
+        : havBoxBound(a, b, c, minX, minY, maxX, maxY);
+    return distanceOfHav(h, d);
+  }
   const t = segmentBoxEntry(minX, minY, maxX, maxY, a, b, c, d);
   return t < 0 ? INF : t;
 }
 
-/** The largest key a best-first search keeps: maxDistance q[qi+2] for POINT, t = 1 for RAY. */
+/**
+ * The largest key a best-first search keeps: maxDistance (q[qi+2] for POINT, q[qi+4] for GEO),
+ * t = 1 for RAY.
+ */
 export function maxKey(metric: number, q: Float64Array, qi: number): number {
-  return metric === POINT ? q[qi + 2]! : 1;
+  return metric === POINT ? q[qi + 2]! : metric === GEO ? q[qi + 4]! : 1;
 }
 
 /**

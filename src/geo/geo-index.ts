@@ -1,0 +1,250 @@
+// GeoIndex: GeoJSON features in a StaticQuadtree over the bounding boxes of their parts, with
+// exact shape tests (parts.ts) on the candidates the tree finds.
+
+import { boxDistance } from '../geometry/rect.js';
+import { StaticQuadtree } from '../static-quadtree.js';
+import { checkFinite, checkInteger, checkNonNegative, checkRange } from '../validate.js';
+import { type Feature, type GeoInput, type Parts, readGeoJson } from './geojson.js';
+import { AT_POINT, IN_BOX, IN_CIRCLE, ON_SEGMENT, partDistance, partMeets } from './parts.js';
+
+/** Options of {@link GeoIndex.from}. */
+export interface GeoIndexOptions {
+  /** Children per node of the tree over the parts (default 16). */
+  nodeSize?: number;
+}
+
+/** A feature found by `GeoIndex.nearest`, with its distance. */
+export interface FeatureHit<P> {
+  feature: Feature<P>;
+  /** The feature's position in the input. */
+  index: number;
+  /** Planar distance in degrees from the query point to the feature's geometry (0 inside). */
+  distance: number;
+}
+
+/**
+ * An immutable index of GeoJSON features (Point, MultiPoint, LineString, MultiLineString,
+ * Polygon with holes, MultiPolygon, GeometryCollection). Each geometry is split into parts (one
+ * per point, line and polygon) and a StaticQuadtree holds their bounding boxes; queries test the
+ * candidates' real shapes exactly and return the features, each once, in input order.
+ *
+ * Geometry is planar in longitude/latitude degrees, as in turf's boolean functions: edges are
+ * straight lines in lon/lat, a circle's radius and `nearest`'s distances are in degrees. Closed
+ * sets: a point on a polygon's boundary (outer ring or hole) is in it, and touching counts.
+ *
+ * @typeParam P - the features' properties.
+ */
+export class GeoIndex<P = Record<string, unknown> | null> {
+  /** The features, in input order (geometries given alone are wrapped, `properties: null`). */
+  readonly features: readonly Feature<P>[];
+  private readonly parts: Parts;
+  private readonly tree: StaticQuadtree<number>;
+  // Candidate parts of the last query, then the features found (by index).
+  private candidates: number[] = [];
+  private found: number[] = [];
+  // seen[f] === stamp: feature f already found by this query.
+  private readonly seen: Int32Array;
+  private stamp = 0;
+
+  private constructor(features: Feature<P>[], parts: Parts, options: GeoIndexOptions) {
+    this.features = features;
+    this.parts = parts;
+    this.tree = StaticQuadtree.fromBoxes(parts.box, options);
+    this.seen = new Int32Array(features.length);
+  }
+
+  /**
+   * Builds an index from GeoJSON: a FeatureCollection, an array of features, or an array of
+   * geometries. The whole input is checked first: bad GeoJSON (a wrong type, a missing or
+   * non-numeric coordinate, NaN or Infinity, a line of fewer than 2 positions, a ring of fewer
+   * than 4 or not closed) throws a TypeError or RangeError naming where it is
+   * (`features[12].geometry.coordinates[0][3]`) and what is wrong, and nothing is built. A
+   * feature with a null geometry is kept and matches no query.
+   * @param input - the GeoJSON.
+   * @param options - `{ nodeSize = 16 }`.
+   */
+  static from<P = Record<string, unknown> | null>(
+    input: GeoInput<P>,
+    options: GeoIndexOptions = {},
+  ): GeoIndex<P> {
+    const { features, parts } = readGeoJson(input);
+    return new GeoIndex<P>(features, parts, options);
+  }
+
+  /** Number of features. */
+  get size(): number {
+    return this.features.length;
+  }
+
+  /**
+   * Features that contain the point (lon, lat): polygons holding it inside or on their boundary
+   * (a point inside a hole is not in the polygon, one on the hole's edge is), lines passing
+   * through it, points equal to it.
+   */
+  containing(lon: number, lat: number): Feature<P>[] {
+    return this.list(this.containingInto(lon, lat, this.found));
+  }
+
+  /**
+   * Allocation-free `containing`: writes the features' indices (positions in `features`) to
+   * `out` from index 0, in increasing order, and returns how many.
+   */
+  containingInto(lon: number, lat: number, out: number[]): number {
+    checkFinite('lon', lon);
+    checkFinite('lat', lat);
+    const n = this.tree.searchPointInto(lon, lat, this.candidates);
+    return this.refine(this.candidates, n, AT_POINT, lon, lat, 0, 0, out);
+  }
+
+  /**
+   * Features whose geometry meets the lon/lat box (closed). When west > east the box crosses the
+   * antimeridian: it is the boxes [west, 180] and [-180, east].
+   * @param west - the box's west edge; `south`, `east`, `north` likewise (south <= north).
+   */
+  intersectingBox(west: number, south: number, east: number, north: number): Feature<P>[] {
+    checkFinite('west', west);
+    checkFinite('east', east);
+    checkFinite('south', south);
+    checkRange('north', north, south, Number.MAX_VALUE);
+    if (west > east) {
+      const n = this.boxInto(west, south, 180, north, this.found, 0);
+      return this.list(this.boxInto(-180, south, east, north, this.found, n));
+    }
+    return this.list(this.boxInto(west, south, east, north, this.found, 0));
+  }
+
+  /**
+   * Features whose geometry meets the disc of centre (lon, lat) and radius `radius` in degrees
+   * (planar, decided exactly).
+   */
+  intersectingCircle(lon: number, lat: number, radius: number): Feature<P>[] {
+    checkFinite('lon', lon);
+    checkFinite('lat', lat);
+    checkNonNegative('radius', radius, false);
+    const n = this.tree.searchCircleInto(lon, lat, radius, this.candidates);
+    return this.list(this.refine(this.candidates, n, IN_CIRCLE, lon, lat, radius, 0, this.found));
+  }
+
+  /** Features whose geometry meets the segment (lon1, lat1)-(lon2, lat2) (planar, exact). */
+  intersectingSegment(lon1: number, lat1: number, lon2: number, lat2: number): Feature<P>[] {
+    checkFinite('lon1', lon1);
+    checkFinite('lat1', lat1);
+    checkFinite('lon2', lon2);
+    checkFinite('lat2', lat2);
+    const n = this.tree.searchSegmentInto(lon1, lat1, lon2, lat2, this.candidates);
+    return this.list(
+      this.refine(this.candidates, n, ON_SEGMENT, lon1, lat1, lon2, lat2, this.found),
+    );
+  }
+
+  /**
+   * The k features nearest to (lon, lat) by planar distance in degrees to their real geometry
+   * (0 inside a polygon), nearest first, equal distances in input order; only those within
+   * `maxDistance`. Parts come from the tree in order of their boxes' distance until no box is
+   * nearer than the k-th feature found.
+   * @param k - how many (default 1).
+   * @param maxDistance - farthest distance included, in degrees (default Infinity).
+   */
+  nearest(
+    lon: number,
+    lat: number,
+    k = 1,
+    maxDistance = Number.POSITIVE_INFINITY,
+  ): FeatureHit<P>[] {
+    checkFinite('lon', lon);
+    checkFinite('lat', lat);
+    checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
+    checkNonNegative('maxDistance', maxDistance, true);
+    const { parts, tree, candidates } = this;
+    const total = parts.count;
+    if (k === 0) return [];
+    let want = Math.min(total, Math.max(16, 4 * k));
+    for (;;) {
+      // The `want` parts nearest by box, each feature at its nearest part's true distance.
+      const n = tree.nearestInto(lon, lat, want, maxDistance, candidates);
+      const best = new Map<number, number>();
+      for (let i = 0; i < n; i++) {
+        const p = candidates[i]!;
+        const f = parts.feature[p]!;
+        const d = partDistance(parts, p, lon, lat);
+        if (d <= maxDistance && !(best.get(f)! <= d)) best.set(f, d);
+      }
+      const hits = [...best]
+        .sort((a, b) => a[1] - b[1] || a[0] - b[0])
+        .slice(0, k)
+        .map(([index, distance]) => ({ feature: this.features[index]!, index, distance }));
+      // Done when every part was offered, or the farthest box seen is beyond the k-th feature.
+      const b = 4 * candidates[n - 1]!;
+      const reach =
+        n === 0
+          ? Number.POSITIVE_INFINITY
+          : boxDistance(
+              parts.box[b]!,
+              parts.box[b + 1]!,
+              parts.box[b + 2]!,
+              parts.box[b + 3]!,
+              lon,
+              lat,
+            );
+      if (n < want || want === total || (hits.length === k && reach > hits[k - 1]!.distance))
+        return hits;
+      want = Math.min(total, 4 * want);
+    }
+  }
+
+  // Features (indices) meeting a box, appended to out from index m.
+  private boxInto(
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    out: number[],
+    m: number,
+  ): number {
+    // By edges, not x + width: the box's east and north edges stay exact.
+    const found = this.tree.searchEdges(minX, minY, maxX, maxY, Number.POSITIVE_INFINITY);
+    return this.refine(found, found.length, IN_BOX, minX, minY, maxX, maxY, out, m);
+  }
+
+  // Tests the first n candidate parts of `list` exactly; writes the features met to out from index m (each once,
+  // in increasing order from m on) and returns the new count.
+  private refine(
+    list: readonly number[],
+    n: number,
+    shape: number,
+    a: number,
+    b: number,
+    c: number,
+    d: number,
+    out: number[],
+    m = 0,
+  ): number {
+    const { parts, seen } = this;
+    if (m === 0 && ++this.stamp === 0x7fffffff) {
+      seen.fill(0);
+      this.stamp = 1;
+    }
+    const stamp = this.stamp;
+    for (let i = 0; i < n; i++) {
+      const p = list[i]!;
+      const f = parts.feature[p]!;
+      if (seen[f] === stamp || !partMeets(parts, p, shape, a, b, c, d)) continue;
+      seen[f] = stamp;
+      // Insertion into sorted place: a query finds few features.
+      let j = m++;
+      while (j > 0 && out[j - 1]! > f) {
+        out[j] = out[j - 1]!;
+        j--;
+      }
+      out[j] = f;
+    }
+    return m;
+  }
+
+  // The features of the first n indices of `found`, as a new array.
+  private list(n: number): Feature<P>[] {
+    const out = new Array<Feature<P>>(n);
+    for (let i = 0; i < n; i++) out[i] = this.features[this.found[i]!]!;
+    return out;
+  }
+}

