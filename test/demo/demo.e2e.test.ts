@@ -14,6 +14,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoHandle } from '../../demo/src/scene.js';
+import { haversine } from '../../src/geo/index.js';
 
 const CHROMIUM = process.env.QUADKIT_CHROMIUM ?? '/usr/bin/chromium';
 const CONFIG = 'demo/vite.config.ts';
@@ -62,6 +63,7 @@ interface CitiesState {
   query: { x: number; y: number };
   k: number;
   hits: number[];
+  distances: number[];
   view: { scaleX: number; scaleY: number; offsetX: number; offsetY: number };
 }
 
@@ -537,7 +539,8 @@ describe('the demo page', () => {
     expect(await share(LAND)).toBeGreaterThan(0.08);
     expect(await share(SEA)).toBeGreaterThan(0.2);
 
-    // The k nearest by brute force: their distances must be those of the page's hits.
+    // The k nearest by a haversine scan of every city: their great-circle distances must be
+    // those of the page's hits, nearest first, and the list shows them in km.
     const check = async (lon: number, lat: number, k: number) => {
       const { view } = await state<CitiesState>();
       const mouse = await onCanvas(
@@ -552,7 +555,7 @@ describe('the demo page', () => {
       expect(s.query.y).toBeCloseTo(lat, 0);
       const dist = (i: number) => {
         const [x, y] = cities[i]!.loc.coordinates;
-        return Math.hypot(x - s.query.x, y - s.query.y);
+        return haversine(s.query.x, s.query.y, x, y);
       };
       const brute = cities
         .map((_, i) => dist(i))
@@ -561,7 +564,14 @@ describe('the demo page', () => {
       expect(s.hits.length).toBe(k);
       expect(new Set(s.hits).size).toBe(k);
       expect(s.hits.map(dist)).toEqual(brute);
-      expect(await page.locator('#list li').count()).toBe(k);
+      // The page's distances (computed from the query's side) agree to rounding.
+      for (const [i, d] of s.distances.entries()) expect(d).toBeCloseTo(brute[i]!, 6);
+      const shown = await page.$$eval('#list .value', (e) => e.map((x) => x.textContent ?? ''));
+      expect(shown.length).toBe(k);
+      for (const [i, text] of shown.entries()) {
+        expect(text).toMatch(/^[\d,.]+ km$/);
+        expect(Math.abs(number(text.slice(0, -3)) - brute[i]!)).toBeLessThanOrEqual(0.5);
+      }
       expect(await stat('mouse')).toBe(`${s.query.x.toFixed(3)}, ${s.query.y.toFixed(3)}`);
       // Each hit is ringed: a circle of 6 screen pixels in the highlight colour (sampled at
       // four points; another hit's ring or line may cover a few).
@@ -578,13 +588,23 @@ describe('the demo page', () => {
             ] as const,
         );
       });
-      const ringed = (await pixels(ring)).filter((c) => near(c, HIGHLIGHT)).length;
+      // A sample counts if a pixel of its 3 x 3 block has the colour (strokes are antialiased).
+      const block = ring.flatMap(([x, y]) =>
+        [-1, 0, 1].flatMap((dx) => [-1, 0, 1].map((dy) => [x + dx, y + dy] as const)),
+      );
+      const colours = await pixels(block);
+      const ringed = ring.filter((_, r) =>
+        colours.slice(9 * r, 9 * r + 9).some((c) => near(c, HIGHLIGHT)),
+      ).length;
       expect(ringed).toBeGreaterThanOrEqual(0.6 * ring.length);
       return s;
     };
     await check(10, 50, 8);
     await check(-74, 40.7, 8);
     await check(139.7, 35.7, 8);
+    // Beside the antimeridian (Fiji) and far north (Svalbard), where degrees mislead.
+    await check(179.9, -16.8, 8);
+    await check(15, 78.2, 8);
 
     // The k slider, by keyboard: 8 + 12 = 20.
     await page.focus('#k');

