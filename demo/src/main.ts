@@ -1,6 +1,6 @@
 // The shell: tabs, the canvas and its legend, the stats panel and the animation loop. Each tab
 // mounts a scene of the registry (./scenes/index.ts); the open scene is chosen by the URL hash
-// (#insert, #moving, #cities, #navmesh).
+// (#insert, #moving, #cities, #navmesh, #countries).
 
 import type { DemoHandle, LegendEntry, Scene, SceneInstance, Stats } from './scene.js';
 import { scenes } from './scenes/index.js';

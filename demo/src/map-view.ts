@@ -115,3 +115,76 @@ export function worldMap(
     zoomBy,
   };
 }
+
+/** What a map scene draws: the layers that follow the view, then the query's answer. */
+export interface MapLayers {
+  /** Draws what changes only with the view (cached until the view changes). */
+  background(bg: CanvasRenderingContext2D, view: View): void;
+  /** Answers the query at (lon, lat) and draws it over the background on `ctx`. */
+  answer(lon: number, lat: number, view: View): void;
+}
+
+/** A world map that redraws itself: the map, the query point, and `frame` for the loop. */
+export interface MapScene {
+  readonly map: MapView;
+  /** The query point in degrees (the mouse, a press). */
+  readonly query: { x: number; y: number };
+  /**
+   * Asks for a redraw on the next frame.
+   * @param background - also redraw the cached background (default false).
+   */
+  invalidate(background?: boolean): void;
+  /** Redraws what changed: call on every animation frame. */
+  frame(): void;
+}
+
+/**
+ * A world map scene on the canvas: a cached background redrawn when the view changes, the
+ * query's answer when the query moves or `invalidate` is called.
+ * @param context - the scene's canvas, its 2D context and its signal.
+ * @param layers - what to draw.
+ * @param start - the first query point, until the mouse moves.
+ */
+export function mapScene(
+  context: { canvas: HTMLCanvasElement; ctx: CanvasRenderingContext2D; signal: AbortSignal },
+  layers: MapLayers,
+  start: { x: number; y: number },
+): MapScene {
+  const { canvas, ctx, signal } = context;
+  const query = { ...start };
+  let dirty = true;
+  let backgroundDirty = true;
+  const background = document.createElement('canvas');
+  background.width = canvas.width;
+  background.height = canvas.height;
+  const bg = background.getContext('2d')!;
+  const map = worldMap(canvas, signal, {
+    query(lon, lat) {
+      query.x = lon;
+      query.y = lat;
+      dirty = true;
+    },
+    redraw() {
+      backgroundDirty = true;
+    },
+  });
+  return {
+    map,
+    query,
+    invalidate(all = false) {
+      dirty = true;
+      backgroundDirty ||= all;
+    },
+    frame() {
+      if (backgroundDirty) {
+        layers.background(bg, map.view);
+        backgroundDirty = false;
+        dirty = true;
+      }
+      if (!dirty) return;
+      dirty = false;
+      ctx.drawImage(background, 0, 0);
+      layers.answer(query.x, query.y, map.view);
+    },
+  };
+}

@@ -233,3 +233,32 @@ declare global {
 export function formatMs(ms: number, digits = 2): string {
   return ms < 0.1 ? '< 0.1' : ms.toFixed(digits);
 }
+
+/**
+ * Draws a round marker (the mouse, a point of interest) with a white outline.
+ * @param ctx - the canvas context.
+ * @param x - its centre on the canvas; `y` likewise.
+ * @param color - its fill.
+ * @param scale - canvas pixels per screen pixel (see cssScale).
+ * @param radius - in screen pixels (default 4.5).
+ * @param outline - the white outline's width in screen pixels (default 1.5).
+ */
+export function dot(
+  ctx: CanvasRenderingContext2D,
+  x: number,
+  y: number,
+  color: string,
+  scale: number,
+  radius = 4.5,
+  outline = 1.5,
+): void {
+  ctx.save();
+  ctx.fillStyle = color;
+  ctx.strokeStyle = '#ffffff';
+  ctx.lineWidth = outline * scale;
+  ctx.beginPath();
+  ctx.arc(x, y, radius * scale, 0, 2 * Math.PI);
+  ctx.fill();
+  ctx.stroke();
+  ctx.restore();
+}

@@ -31,3 +31,9 @@ declare module 'virtual:navmesh' {
     rings: number[];
   };
 }
+
+// topojson-client ships no types: the one function the demo calls.
+declare module 'topojson-client' {
+  /** The GeoJSON of a TopoJSON object (a Feature, or a FeatureCollection for a collection). */
+  export function feature(topology: unknown, object: unknown): unknown;
+}

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Areal, cutAtAntimeridian, type Ring } from '../../demo/src/antimeridian.js';
 import type { DemoHandle } from '../../demo/src/scene.js';
 import { haversine } from '../../src/geo/index.js';
 
@@ -77,6 +78,27 @@ interface NavmeshState {
   hit: { item: number; distance: number } | null;
   crossed: number[];
   view: { scaleX: number; scaleY: number; offsetX: number; offsetY: number };
+}
+
+interface CountriesState {
+  query: { x: number; y: number };
+  hits: number[];
+  view: { scaleX: number; scaleY: number; offsetX: number; offsetY: number };
+}
+
+// Brute-force point in polygon for scene 5: a ray to the east crosses the rings of a polygon
+// (outer and holes) an odd number of times when the point is inside (plain floating point: the
+// test's points are not on a border).
+function inRings(rings: readonly Ring[], x: number, y: number): boolean {
+  let inside = false;
+  for (const ring of rings) {
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i]! as [number, number];
+      const [xj, yj] = ring[j]! as [number, number];
+      if (yi > y !== yj > y && x < xj + ((y - yj) * (xi - xj)) / (yi - yj)) inside = !inside;
+    }
+  }
+  return inside;
 }
 
 const overlaps = (a: Rect, b: Rect) =>
@@ -705,6 +727,89 @@ describe('the demo page', () => {
     // For the screenshot: in Lesotho, snapped to its border, the ray crossing the land.
     await hover(28.4, -29.3);
     await screenshot('navmesh');
+  });
+
+  it('scene 5: the country under the mouse (or a press) is the one a ray-crossing scan finds', async () => {
+    const require = createRequire(import.meta.url);
+    const { feature } = require('topojson-client') as {
+      feature(t: unknown, o: unknown): { features: CountryFeature[] };
+    };
+    interface CountryFeature {
+      properties: { name: string };
+      geometry: Areal;
+    }
+    const topology = require('world-atlas/countries-110m.json') as {
+      objects: { countries: unknown };
+    };
+    // Cut at the antimeridian as the page does (else Russia and Fiji are bands round the map).
+    const countries = feature(topology, topology.objects.countries).features.map((c) => ({
+      ...c,
+      geometry: cutAtAntimeridian(c.geometry),
+    }));
+    const containing = (x: number, y: number) =>
+      countries.flatMap((c, i) => {
+        const g = c.geometry;
+        const polygons = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+        return polygons.some((rings) => inRings(rings, x, y)) ? [i] : [];
+      });
+    await openScene('countries');
+    expect(await inkedPixels()).toBeGreaterThan(20_000);
+    expect(number(await stat('countries'))).toBe(countries.length);
+
+    // Hover (lon, lat), or press there without moving: the page's countries are the scan's.
+    const check = async (lon: number, lat: number, press = false) => {
+      const { view } = await state<CountriesState>();
+      const [x, y] = await onCanvas(
+        lon * view.scaleX + view.offsetX,
+        lat * view.scaleY + view.offsetY,
+      );
+      if (press) {
+        await page.dispatchEvent('#view', 'pointerdown', { clientX: x, clientY: y, buttons: 1 });
+        await page.dispatchEvent('#view', 'pointerup', { clientX: x, clientY: y });
+      } else await page.mouse.move(x, y);
+      await nextFrames();
+      const s = await state<CountriesState>();
+      expect(s.query.x).toBeCloseTo(lon, 0);
+      expect(s.query.y).toBeCloseTo(lat, 0);
+      const brute = containing(s.query.x, s.query.y);
+      expect(s.hits).toEqual(brute);
+      const names = brute.map((i) => countries[i]!.properties.name);
+      expect(await stat('under the mouse')).toBe(
+        names.length === 0 ? 'none (sea)' : names.join(', '),
+      );
+      expect(await page.$$eval('#list .name', (e) => e.map((n) => n.textContent))).toEqual(names);
+      return names;
+    };
+    expect(await check(2.35, 48.85)).toEqual(['France']);
+    // Lesotho, a hole in South Africa; then South Africa around it.
+    expect(await check(28.2, -29.5)).toEqual(['Lesotho']);
+    expect(await check(25, -30)).toEqual(['South Africa']);
+    expect(await check(-30, 0)).toEqual([]); // the Atlantic
+    // Either side of the antimeridian: Chukotka and Fiji; Canada at Chukotka's latitude.
+    expect(await check(-175, 66.5)).toEqual(['Russia']);
+    expect(await check(178.3, -17.8)).toEqual(['Fiji']);
+    expect(await check(-100, 66.5)).toEqual(['Canada']);
+    expect(await check(-47.9, -15.8, true)).toEqual(['Brazil']); // a press on Brasília
+    // Seeded random points over the map, land and sea.
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    let land = 0;
+    for (let i = 0; i < 12; i++) {
+      if ((await check(-170 + 340 * rand(), -60 + 135 * rand())).length > 0) land++;
+    }
+    expect(land).toBeGreaterThan(0);
+    // The highlight: Russia under the mouse, tinted by the highlight colour beside it.
+    expect(await check(100, 60)).toEqual(['Russia']);
+    const s = await state<CountriesState>();
+    const [mx, my] = [100 * s.view.scaleX + s.view.offsetX, 60 * s.view.scaleY + s.view.offsetY];
+    const tint = await pixel(mx + 12, my + 12);
+    expect(Number.parseInt(tint.slice(1, 3), 16)).toBeGreaterThan(
+      Number.parseInt(tint.slice(3, 5), 16) + 40,
+    );
+    await screenshot('countries');
   });
 
   it('leaving the cities tab while its data load is no error, and the next scene opens', async () => {

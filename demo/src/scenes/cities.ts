@@ -8,8 +8,8 @@ import { drawIndex, drawPoints, type View } from '../../../src/canvas.js';
 import { EARTH_RADIUS_KM, geoNearestInto } from '../../../src/geo/index.js';
 import { PointQuadtree } from '../../../src/index.js';
 import { CityNames, type Land, loadCities, loadLand } from '../cities-data.js';
-import { WORLD, worldMap } from '../map-view.js';
-import { checkbox, cssScale, formatMs, type Scene, slider } from '../scene.js';
+import { mapScene, WORLD } from '../map-view.js';
+import { checkbox, cssScale, dot, formatMs, type Scene, slider } from '../scene.js';
 
 const MAX_K = 50;
 const RAD = Math.PI / 180;
@@ -60,48 +60,15 @@ export const citiesScene: Scene = {
     const { width, height } = canvas;
     let k = 8;
     let showTree = true;
-    // Until the mouse moves: central Australia, where the nearest cities are far apart.
-    const query = { x: 134, y: -24 };
     let hits: number[] = [];
     let distances: number[] = [];
     const found: number[] = new Array(MAX_K);
     const km = new Float64Array(MAX_K);
-    let dirty = true;
-    let backgroundDirty = true;
-    const background = document.createElement('canvas');
-    background.width = width;
-    background.height = height;
-    const bg = background.getContext('2d')!;
     const ids = Int32Array.from({ length: n }, (_, i) => i);
-    const names = new CityNames(signal, () => {
-      dirty = true;
-    });
-
-    slider(controls, 'k nearest', { id: 'k', min: 1, max: MAX_K, step: 1, value: k }, (value) => {
-      k = value;
-      dirty = true;
-    });
-    checkbox(controls, 'show the tree', true, (on) => {
-      showTree = on;
-      backgroundDirty = true;
-    });
-
-    // The map: hover or press to query, drag to pan, wheel to zoom.
-    const map = worldMap(canvas, signal, {
-      query(lon, lat) {
-        query.x = lon;
-        query.y = lat;
-        dirty = true;
-      },
-      redraw() {
-        backgroundDirty = true;
-      },
-    });
 
     // The map: sea, land, the tree's nodes, then every city.
-    const renderBackground = (): void => {
+    const renderBackground = (bg: CanvasRenderingContext2D, view: View): void => {
       const px = cssScale(canvas);
-      const { view } = map;
       bg.fillStyle = COLORS.sea;
       bg.fillRect(0, 0, width, height);
       drawLand(bg, land, view, px);
@@ -119,9 +86,8 @@ export const citiesScene: Scene = {
     };
 
     // The query and its answer: the circle on the globe through the k-th, lines, rings, the mouse.
-    const renderHits = (): void => {
+    const renderHits = (view: View): void => {
       const px = cssScale(canvas);
-      const { view } = map;
       const qx = query.x * view.scaleX + view.offsetX;
       const qy = query.y * view.scaleY + view.offsetY;
       // A hit's longitude moved by 360 degrees to the side of the query it is nearest on.
@@ -149,14 +115,8 @@ export const citiesScene: Scene = {
       }
       haloStroke(ctx, lines, 2 * px, 1.25 * px);
       haloStroke(ctx, rings, 2.5 * px, 1.5 * px);
-      ctx.fillStyle = COLORS.mouse;
-      ctx.strokeStyle = '#ffffff';
-      ctx.lineWidth = 2 * px;
-      ctx.beginPath();
-      ctx.arc(qx, qy, 4.5 * px, 0, 2 * Math.PI);
-      ctx.fill();
-      ctx.stroke();
       ctx.restore();
+      dot(ctx, qx, qy, COLORS.mouse, px, 4.5, 2);
     };
 
     // The list: name and distance, "…" while the name is on its way.
@@ -175,27 +135,40 @@ export const citiesScene: Scene = {
       list.replaceChildren(...rows);
     };
 
-    return {
-      frame() {
-        if (backgroundDirty) {
-          renderBackground();
-          backgroundDirty = false;
-          dirty = true;
-        }
-        if (!dirty) return;
-        dirty = false;
-        t0 = performance.now();
-        const count = geoNearestInto(tree, query.x, query.y, k, Infinity, found, km);
-        const ms = performance.now() - t0;
-        hits = found.slice(0, count);
-        distances = Array.from(km.subarray(0, count));
-        ctx.drawImage(background, 0, 0);
-        renderHits();
-        renderList();
-        stats.set('k', k);
-        stats.set('mouse', `${query.x.toFixed(3)}, ${query.y.toFixed(3)}`);
-        stats.set('geoNearest ms', formatMs(ms));
+    // Until the mouse moves: central Australia, where the nearest cities are far apart. Hover
+    // or press to query, drag to pan, wheel to zoom.
+    const scene = mapScene(
+      { canvas, ctx, signal },
+      {
+        background: renderBackground,
+        answer(lon, lat, view) {
+          t0 = performance.now();
+          const count = geoNearestInto(tree, lon, lat, k, Infinity, found, km);
+          const ms = performance.now() - t0;
+          hits = found.slice(0, count);
+          distances = Array.from(km.subarray(0, count));
+          renderHits(view);
+          renderList();
+          stats.set('k', k);
+          stats.set('mouse', `${lon.toFixed(3)}, ${lat.toFixed(3)}`);
+          stats.set('geoNearest ms', formatMs(ms));
+        },
       },
+      { x: 134, y: -24 },
+    );
+    const { map, query } = scene;
+    const names = new CityNames(signal, () => scene.invalidate());
+    slider(controls, 'k nearest', { id: 'k', min: 1, max: MAX_K, step: 1, value: k }, (value) => {
+      k = value;
+      scene.invalidate();
+    });
+    checkbox(controls, 'show the tree', true, (on) => {
+      showTree = on;
+      scene.invalidate(true);
+    });
+
+    return {
+      frame: scene.frame,
       state() {
         return {
           query: { ...query },

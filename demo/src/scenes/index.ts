@@ -8,9 +8,16 @@
 
 import type { Scene } from '../scene.js';
 import { citiesScene } from './cities.js';
+import { countriesScene } from './countries.js';
 import { insertScene } from './insert.js';
 import { movingScene } from './moving.js';
 import { navmeshScene } from './navmesh.js';
 
 /** Every scene of the demo, in tab order. */
-export const scenes: readonly Scene[] = [insertScene, movingScene, citiesScene, navmeshScene];
+export const scenes: readonly Scene[] = [
+  insertScene,
+  movingScene,
+  citiesScene,
+  navmeshScene,
+  countriesScene,
+];

@@ -5,7 +5,7 @@
 
 import { drawIndex, drawTriangles, fitView, toWorld } from '../../../src/canvas.js';
 import { type NearestTriangle, type RayHit, TriangleIndex } from '../../../src/index.js';
-import { canvasPoint, checkbox, cssScale, formatMs, type Scene } from '../scene.js';
+import { canvasPoint, checkbox, cssScale, dot, formatMs, type Scene } from '../scene.js';
 
 // The ship: in the Indian Ocean, south-east of the coast.
 const ORIGIN = { x: 31.5, y: -33.2 };
@@ -193,22 +193,3 @@ export const navmeshScene: Scene = {
     };
   },
 };
-
-// A round marker; `scale` is canvas pixels per screen pixel.
-function dot(
-  ctx: CanvasRenderingContext2D,
-  x: number,
-  y: number,
-  color: string,
-  scale: number,
-): void {
-  ctx.save();
-  ctx.fillStyle = color;
-  ctx.strokeStyle = '#ffffff';
-  ctx.lineWidth = 1.5 * scale;
-  ctx.beginPath();
-  ctx.arc(x, y, 4.5 * scale, 0, 2 * Math.PI);
-  ctx.fill();
-  ctx.stroke();
-  ctx.restore();
-}
