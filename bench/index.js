@@ -5,7 +5,7 @@
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs
 //   node bench/index.js frame      only the workloads whose id contains "frame"
-//   (ids: insert, query, frame, dynamic, static, mesh, raycast)
+//   (ids: insert, query, frame, dynamic, static, mesh, raycast, cluster)
 //
 // A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
 // and each part gets a table of its own (dynamic: one per N).
@@ -15,6 +15,7 @@ import { cpus, loadavg, platform, release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sink } from './measure.js';
+import * as cluster from './workloads/cluster.js';
 import * as dynamic from './workloads/dynamic.js';
 import * as frame from './workloads/frame.js';
 import * as insert from './workloads/insert-remove.js';
@@ -25,7 +26,7 @@ import * as staticData from './workloads/static.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const WORKLOADS = [insert, query, frame, dynamic, staticData, mesh, raycast];
+const WORKLOADS = [insert, query, frame, dynamic, staticData, mesh, raycast, cluster];
 
 // Speed-up targets from the issue, checked against named rows (not just "the best peer").
 // Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
@@ -123,6 +124,13 @@ const TARGETS = [
     factor: 100,
     text: 'TriangleIndex locate on 10k triangles ≥ 100× faster than a linear scan',
   },
+  ...['cities', '1M'].map((part) => ({
+    workload: `cluster-${part}`,
+    metric: 'total',
+    peer: 'supercluster',
+    factor: 1.5,
+    text: `clustering ${part === 'cities' ? 'the 135k cities' : '1M random points'} (load + getClusters of the world at zooms 0–16) ≥ 1.5× faster than supercluster`,
+  })),
 ];
 
 async function main() {

@@ -1,0 +1,11 @@
+// quadkit/cluster: point clustering per zoom level for maps, with supercluster's options and
+// output.
+
+export { Clusterer, type TileFeature } from './clusterer.js';
+export {
+  abbreviate,
+  type ClusterFeature,
+  type ClusterProperties,
+  type PointFeature,
+} from './features.js';
+export type { ClustererOptions } from './input.js';
