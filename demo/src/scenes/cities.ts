@@ -7,8 +7,8 @@
 import { drawIndex, drawPoints, type View } from '../../../src/canvas.js';
 import { EARTH_RADIUS_KM, geoNearestInto } from '../../../src/geo/index.js';
 import { PointQuadtree } from '../../../src/index.js';
-import { CityNames, type Land, loadCities, loadLand } from '../cities-data.js';
-import { mapScene, WORLD } from '../map-view.js';
+import { CityNames, loadCities, loadLand } from '../cities-data.js';
+import { drawLand, mapScene, WORLD } from '../map-view.js';
 import { checkbox, cssScale, dot, formatMs, type Scene, slider } from '../scene.js';
 
 const MAX_K = 50;
@@ -71,7 +71,7 @@ export const citiesScene: Scene = {
       const px = cssScale(canvas);
       bg.fillStyle = COLORS.sea;
       bg.fillRect(0, 0, width, height);
-      drawLand(bg, land, view, px);
+      drawLand(bg, land, view, px, COLORS);
       const nodes = showTree
         ? drawIndex(
             bg,
@@ -190,29 +190,6 @@ function haloStroke(ctx: CanvasRenderingContext2D, path: Path2D, width: number, 
   ctx.strokeStyle = COLORS.hit;
   ctx.lineWidth = width;
   ctx.stroke(path);
-}
-
-// The land: every ring as one path, filled, its coast stroked.
-function drawLand(ctx: CanvasRenderingContext2D, land: Land, view: View, px: number): void {
-  const { starts, xy } = land;
-  const { scaleX, scaleY, offsetX, offsetY } = view;
-  ctx.save();
-  ctx.beginPath();
-  for (let r = 0; r + 1 < starts.length; r++) {
-    for (let v = starts[r]!; v < starts[r + 1]!; v++) {
-      const x = xy[2 * v]! * scaleX + offsetX;
-      const y = xy[2 * v + 1]! * scaleY + offsetY;
-      if (v === starts[r]) ctx.moveTo(x, y);
-      else ctx.lineTo(x, y);
-    }
-    ctx.closePath();
-  }
-  ctx.fillStyle = COLORS.land;
-  ctx.fill('evenodd');
-  ctx.strokeStyle = COLORS.coast;
-  ctx.lineWidth = px;
-  ctx.stroke();
-  ctx.restore();
 }
 
 /**

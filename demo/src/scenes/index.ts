@@ -8,6 +8,7 @@
 
 import type { Scene } from '../scene.js';
 import { citiesScene } from './cities.js';
+import { clustersScene } from './clusters.js';
 import { countriesScene } from './countries.js';
 import { insertScene } from './insert.js';
 import { movingScene } from './moving.js';
@@ -20,4 +21,5 @@ export const scenes: readonly Scene[] = [
   citiesScene,
   navmeshScene,
   countriesScene,
+  clustersScene,
 ];
