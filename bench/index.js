@@ -5,7 +5,7 @@
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs
 //   node bench/index.js frame      only the workloads whose id contains "frame"
-//   (ids: insert, query, frame, dynamic, static, mesh, raycast, cluster)
+//   (ids: insert, query, frame, dynamic, static, mesh, raycast, cluster, force)
 //
 // A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
 // and each part gets a table of its own (dynamic: one per N).
@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { sink } from './measure.js';
 import * as cluster from './workloads/cluster.js';
 import * as dynamic from './workloads/dynamic.js';
+import * as force from './workloads/force.js';
 import * as frame from './workloads/frame.js';
 import * as insert from './workloads/insert-remove.js';
 import * as mesh from './workloads/mesh.js';
@@ -26,7 +27,7 @@ import * as staticData from './workloads/static.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const WORKLOADS = [insert, query, frame, dynamic, staticData, mesh, raycast, cluster];
+const WORKLOADS = [insert, query, frame, dynamic, staticData, mesh, raycast, cluster, force];
 
 // Speed-up targets from the issue, checked against named rows (not just "the best peer").
 // Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
@@ -130,6 +131,14 @@ const TARGETS = [
     peer: 'supercluster',
     factor: 1.5,
     text: `clustering ${part === 'cities' ? 'the 135k cities' : '1M random points'} (load + getClusters of the world at zooms 0–16) ≥ 1.5× faster than supercluster`,
+  })),
+  ...[10_000, 100_000].map((n) => ({
+    workload: 'force',
+    n,
+    metric: 'tick',
+    peer: 'd3-force forceManyBody',
+    factor: 2,
+    text: `many-body force tick, N = ${n / 1000}k: ≥ 2× faster than d3-force's forceManyBody (theta 0.9)`,
   })),
 ];
 

@@ -1,5 +1,6 @@
 // quadkit: exact, fast quadtree-family spatial indexes for 2D.
 
+export type { AggregateCallback, AggregateOptions } from './aggregates.js';
 export { ContactTracker } from './contacts.js';
 export { DynamicIndex } from './dynamic.js';
 export * from './geometry/index.js';
@@ -32,6 +33,7 @@ export {
   type TriangleIndexOptions,
 } from './triangle-index.js';
 export type {
+  AggregateNode,
   PairCallback,
   PointLike,
   RayHit,

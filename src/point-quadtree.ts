@@ -1,3 +1,9 @@
+import {
+  type AggregateCallback,
+  type AggregateOptions,
+  NodeTable,
+  visitAfter,
+} from './aggregates.js';
 import { DynamicIndex } from './dynamic.js';
 import { RegionTree } from './engine/tree.js';
 import type { PointLike, Rect, ToPoint } from './types.js';
@@ -37,6 +43,8 @@ export class PointQuadtree<T = PointLike> extends DynamicIndex<T> {
   readonly bucketSize: number;
   /** Depth of the deepest leaf. */
   readonly maxLevels: number;
+  private readonly tree: RegionTree<T>;
+  private table: NodeTable | null = null;
 
   /**
    * Creates an empty point quadtree.
@@ -55,12 +63,25 @@ export class PointQuadtree<T = PointLike> extends DynamicIndex<T> {
     // Points never straddle a split line (a point on one goes right or up, and fits there), so
     // the region tree's classic placement puts every point in a leaf.
     const { x, y, width, height } = bounds;
-    super(
-      new RegionTree<T>(x, y, width, height, bucketSize, maxLevels, 1),
-      pointReader(options.toPoint),
-    );
+    const tree = new RegionTree<T>(x, y, width, height, bucketSize, maxLevels, 1);
+    super(tree, pointReader(options.toPoint));
+    this.tree = tree;
     this.bounds = bounds;
     this.bucketSize = bucketSize;
     this.maxLevels = maxLevels;
+  }
+
+  /**
+   * Calls `callback(node)` for each non-empty node after all of its descendants (d3-quadtree's
+   * visitAfter order), with the aggregate of the items in its subtree: `count`, `weight`, the
+   * weighted centroid `cx, cy`, and `value`, the items' `map` values folded by `reduce`. Computed
+   * in one bottom-up pass over the tree as it is now (O(nodes + items), no allocation once
+   * warm); `node` is one object reused for every call. Mutating the tree from the callback throws.
+   * @param callback - receives each node and its aggregate.
+   * @param options - `{ weight = 1, map, reduce = sum, initial = 0 }`.
+   */
+  visitAfter(callback: AggregateCallback, options: AggregateOptions<T> = {}): void {
+    this.table ??= new NodeTable();
+    visitAfter(this.tree, this.table, this.slotItems(), callback, options);
   }
 }

@@ -1,3 +1,9 @@
+import {
+  type AggregateCallback,
+  type AggregateOptions,
+  NodeTable,
+  visitAfter,
+} from './aggregates.js';
 import { PackedTree } from './engine/packed.js';
 import { QueryIndex } from './queries.js';
 import type { Rect, RectLike, ToRect } from './types.js';
@@ -37,6 +43,7 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
   readonly nodeSize: number;
   private readonly tree: PackedTree;
   private readonly items: readonly T[] | null;
+  private table: NodeTable | null = null;
 
   private constructor(tree: PackedTree, items: readonly T[] | null) {
     super(tree);
@@ -169,6 +176,20 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
   }
 
   /** @internal */
+  /**
+   * Calls `callback(node)` for each inner node after all of its descendants (d3-quadtree's
+   * visitAfter order), with the aggregate of the items under it: `count`, `weight`, the weighted
+   * centroid `cx, cy` of the items' box centres, and `value`, the items' `map` values folded by
+   * `reduce`. One bottom-up pass (O(nodes + items), no allocation once warm); `node` is one
+   * object reused for every call. Items are item indices for trees without item objects.
+   * @param callback - receives each node and its aggregate.
+   * @param options - `{ weight = 1, map, reduce = sum, initial = 0 }`.
+   */
+  visitAfter(callback: AggregateCallback, options: AggregateOptions<T> = {}): void {
+    this.table ??= new NodeTable();
+    visitAfter(this.tree, this.table, this.items, callback, options);
+  }
+
   protected slotItems(): readonly T[] | null {
     return this.items;
   }

@@ -42,6 +42,19 @@ export interface VisitNode {
   count: number;
 }
 
+/** A node and the aggregate of the items in its subtree, as `visitAfter` shows it. */
+export interface AggregateNode extends VisitNode {
+  /** Items in the node's subtree (not only in the node itself, as in `visit`). */
+  count: number;
+  /** Sum of the items' weights (their count when no `weight` is given). */
+  weight: number;
+  /** Weighted centroid of the items' positions (box centres); NaN when the weight is 0. */
+  cx: number;
+  cy: number;
+  /** The items' values folded by `reduce` from `initial` (`initial` without `map`). */
+  value: number;
+}
+
 /** Called by `visit` for each node, parents before children; return `true` to skip the children. */
 export type VisitCallback = (node: VisitNode) => boolean | undefined | void;
 

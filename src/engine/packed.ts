@@ -15,6 +15,7 @@
 // - Queries reuse the shared kernels; a node inside a window copies its whole subtree's leaf
 //   range, which is contiguous in this layout.
 
+import type { NodeTable } from './aggregate.js';
 import type { NodeView } from './engine.js';
 import { KBest, NodeQueue } from './queue.js';
 import { boxKey, maxKey, scanAll, scanNearest, scanRect, scanShape, shapeHits } from './scan.js';
@@ -719,6 +720,55 @@ export class PackedTree {
       const n = this.searchRect(boxes, 4 * p, 0, Number.POSITIVE_INFINITY, out, 0, p);
       const a = indices[p]!;
       for (let i = 0; i < n; i++) callback(a, out[i]!);
+    }
+  }
+
+  /**
+   * Lists the inner nodes in pre-order, and the items of each lowest one at the centre of their
+   * boxes, into `table` (see aggregate.ts).
+   */
+  listNodes(table: NodeTable): void {
+    table.reset();
+    const { boxes, indices, levelEnd, nodeSize } = this;
+    if (this.numItems === 0) return;
+    const levels = levelEnd.length;
+    // Triples (position, level, parent's number in the table): at most nodeSize per level.
+    const stack = table.stackRoom(3 * (nodeSize * levels + 2));
+    let sp = 0;
+    stack[sp++] = levelEnd[levels - 1]! - 1;
+    stack[sp++] = levels - 1;
+    stack[sp++] = -1;
+    while (sp > 0) {
+      const p = stack[--sp]!;
+      const l = stack[--sp]!;
+      const pos = stack[--sp]!;
+      const b = 4 * pos;
+      const k = table.addNode(
+        p,
+        boxes[b]!,
+        boxes[b + 1]!,
+        boxes[b + 2]! - boxes[b]!,
+        boxes[b + 3]! - boxes[b + 1]!,
+      );
+      const first = this.childRange(pos, l);
+      const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
+      if (l === 1) {
+        for (let c = first; c < end; c++) {
+          const cb = 4 * c;
+          table.addEntry(
+            k,
+            indices[c]!,
+            (boxes[cb]! + boxes[cb + 2]!) / 2,
+            (boxes[cb + 1]! + boxes[cb + 3]!) / 2,
+          );
+        }
+        continue;
+      }
+      for (let c = end - 1; c >= first; c--) {
+        stack[sp++] = c;
+        stack[sp++] = l - 1;
+        stack[sp++] = k;
+      }
     }
   }
 

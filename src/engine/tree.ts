@@ -22,6 +22,7 @@
 //   one-by-one inserts would have made, with each node's items gathered in one pass per level
 //   instead of one descent and one bucket write per item in random order.
 
+import type { NodeTable } from './aggregate.js';
 import { Buckets } from './buckets.js';
 import type { Engine, NodeView } from './engine.js';
 import { ItemStore } from './items.js';
@@ -1152,6 +1153,52 @@ export class RegionTree<T> implements Engine<T> {
     const fs = new Int32Array(size);
     fs.set(this.frameSlot.subarray(0, keep));
     this.frameSlot = fs;
+  }
+
+  /**
+   * Lists the nodes in pre-order (children in quadrant order) and the entries of each, at the
+   * centre of their boxes, into `table` (see aggregate.ts).
+   */
+  listNodes(table: NodeTable): void {
+    this.flush();
+    table.reset();
+    const { halfW, halfH, lk, geo } = this;
+    const { slot, box } = this.buckets;
+    // Pairs (node, its parent's number in the table): twice the visit stack's depth.
+    const stack = table.stackRoom(2 * this.visitStack.length);
+    let sp = 0;
+    stack[sp++] = 0;
+    stack[sp++] = -1;
+    while (sp > 0) {
+      const p = stack[--sp]!;
+      const n = stack[--sp]!;
+      const l = 8 * n;
+      const d = lk[l + DEPTH]!;
+      const k =
+        n === 0
+          ? table.addNode(p, this.x, this.y, this.width, this.height)
+          : table.addNode(
+              p,
+              geo[l + CX]! - halfW[d]!,
+              geo[l + CY]! - halfH[d]!,
+              2 * halfW[d]!,
+              2 * halfH[d]!,
+            );
+      const start = lk[l + START]!;
+      const end = start + lk[l + COUNT]!;
+      for (let e = start; e < end; e++) {
+        const b = 4 * e;
+        table.addEntry(k, slot[e]!, (box[b]! + box[b + 2]!) / 2, (box[b + 1]! + box[b + 3]!) / 2);
+      }
+      const c = lk[l + CHILD]!;
+      if (c < 0) continue;
+      // Children in quadrant order; those with no item in their subtree are left out.
+      for (let q = c + 3; q >= c; q--) {
+        if (lk[8 * q + SUB] === 0) continue;
+        stack[sp++] = q;
+        stack[sp++] = k;
+      }
+    }
   }
 
   /** Calls `callback` for each node, parents first; a `true` return skips the node's children. */
