@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { forceManyBody as d3ManyBody } from 'd3-force';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import Supercluster from 'supercluster';
 import { build, type PreviewServer, preview } from 'vite';
@@ -86,6 +87,14 @@ interface ClustersState {
   bbox: [number, number, number, number];
   clusters: [number, number, number][];
   view: { scaleX: number; scaleY: number; offsetX: number; offsetY: number };
+}
+
+interface ForceState {
+  n: number;
+  driver: string;
+  positions: [number, number][];
+  forces: [number, number][];
+  times: { quadkit: number; d3: number };
 }
 
 interface CountriesState {
@@ -879,6 +888,62 @@ describe('the demo page', () => {
     await page.click('text=− zoom out');
     await nextFrames();
     expect((await compare()).zoom).toBe(deep.zoom - 1);
+  });
+
+  it("scene 7: quadkit's many-body force on the page's nodes is as close to the exact sum as d3's", async () => {
+    await openScene('force');
+    await nextFrames(20);
+    expect(await inkedPixels()).toBeGreaterThan(5000);
+    const s = await state<ForceState>();
+    expect(s.n).toBe(4000);
+    expect(number(await stat('nodes'))).toBe(4000);
+    expect(s.times.quadkit).toBeGreaterThan(0);
+    expect(s.times.d3).toBeGreaterThan(0);
+    // The exact force on each node (strength -30, distanceMin 1, alpha 1), pair by pair.
+    const n = s.positions.length;
+    const exact = s.positions.map(([xi, yi], i) => {
+      let fx = 0;
+      let fy = 0;
+      for (let j = 0; j < n; j++) {
+        if (j === i) continue;
+        const dx = s.positions[j]![0] - xi;
+        const dy = s.positions[j]![1] - yi;
+        let l = dx * dx + dy * dy;
+        if (l < 1) l = Math.sqrt(l);
+        fx += (-30 * dx) / l;
+        fy += (-30 * dy) / l;
+      }
+      return [fx, fy] as const;
+    });
+    // d3's own force on the same nodes.
+    const copy = s.positions.map(([x, y]) => ({ x, y, vx: 0, vy: 0 }));
+    const d3 = d3ManyBody();
+    d3.initialize(copy, () => 0.5);
+    d3(1);
+    const error = (forces: readonly (readonly [number, number])[]) =>
+      forces.reduce(
+        (sum, [fx, fy], i) =>
+          sum + Math.hypot(fx - exact[i]![0], fy - exact[i]![1]) / Math.hypot(...exact[i]!),
+        0,
+      ) / n;
+    const ours = error(s.forces);
+    const theirs = error(copy.map((c) => [c.vx, c.vy] as const));
+    expect(theirs).toBeGreaterThan(0);
+    expect(ours).toBeLessThan(Math.max(1.5 * theirs, 1e-9));
+    // d3 drives: the stats say so, both still timed.
+    await page.check('input[name="driver"][value="d3"]');
+    await nextFrames(3);
+    expect(await stat('driving')).toBe('d3');
+    expect((await state<ForceState>()).driver).toBe('d3');
+    expect(await stat('quadkit tick ms')).toMatch(/\d/);
+    await page.check('input[name="driver"][value="quadkit"]');
+    // The nodes slider, by keyboard: 4000 + 2 x 500.
+    await page.focus('#nodes');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await nextFrames(30);
+    expect((await state<ForceState>()).n).toBe(5000);
+    await screenshot('force');
   });
 
   it('leaving the cities tab while its data load is no error, and the next scene opens', async () => {

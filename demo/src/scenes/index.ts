@@ -10,6 +10,7 @@ import type { Scene } from '../scene.js';
 import { citiesScene } from './cities.js';
 import { clustersScene } from './clusters.js';
 import { countriesScene } from './countries.js';
+import { forceScene } from './force.js';
 import { insertScene } from './insert.js';
 import { movingScene } from './moving.js';
 import { navmeshScene } from './navmesh.js';
@@ -22,4 +23,5 @@ export const scenes: readonly Scene[] = [
   navmeshScene,
   countriesScene,
   clustersScene,
+  forceScene,
 ];
