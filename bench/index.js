@@ -5,7 +5,7 @@
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs
 //   node bench/index.js frame      only the workloads whose id contains "frame"
-//   (ids: insert, query, frame, dynamic, static, mesh, raycast, cluster, force)
+//   (ids: insert, query, frame, dynamic, static, mesh, raycast, cluster, force, batch)
 //
 // A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
 // and each part gets a table of its own (dynamic: one per N).
@@ -15,6 +15,7 @@ import { cpus, loadavg, platform, release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sink } from './measure.js';
+import * as batch from './workloads/batch.js';
 import * as cluster from './workloads/cluster.js';
 import * as dynamic from './workloads/dynamic.js';
 import * as force from './workloads/force.js';
@@ -27,7 +28,7 @@ import * as staticData from './workloads/static.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const WORKLOADS = [insert, query, frame, dynamic, staticData, mesh, raycast, cluster, force];
+const WORKLOADS = [insert, query, frame, dynamic, staticData, mesh, raycast, cluster, force, batch];
 
 // Speed-up targets from the issue, checked against named rows (not just "the best peer").
 // Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
@@ -139,6 +140,14 @@ const TARGETS = [
     peer: 'd3-force forceManyBody',
     factor: 2,
     text: `many-body force tick, N = ${n / 1000}k: ≥ 2× faster than d3-force's forceManyBody (theta 0.9)`,
+  })),
+  ...['knn1', 'knn10'].map((metric) => ({
+    workload: 'batch',
+    metric,
+    peer: 'StaticQuadtree nearestInto, 1 thread (baseline)',
+    factor: 1.7,
+    variant: 'worker',
+    text: `batch kNN (k = ${metric === 'knn1' ? 1 : 10}) ≥ 1.7x single-thread`,
   })),
 ];
 

@@ -7,7 +7,8 @@ import type { PointLike, Rect, RectLike, ToPoint, ToRect } from './types.js';
 /** Scratch for the bounds of the item being read: minX, minY, maxX, maxY. */
 export const BOUNDS = new Float64Array(4);
 
-function describe(value: unknown): string {
+/** A value as an error message shows it. */
+export function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'object' && value !== null)
     return Array.isArray(value) ? 'an array' : 'an object';

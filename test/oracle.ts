@@ -37,6 +37,26 @@ export interface RectLikeInput {
 // Boxes
 // ---------------------------------------------------------------------------------------------
 
+/** A test item: an id and its bounds. */
+export interface IdItem {
+  id: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Items over raw boxes (minX, minY, maxX, maxY per item), each `id` its position. */
+export function itemsOfBoxes(raw: ArrayLike<number>): IdItem[] {
+  const items: IdItem[] = [];
+  for (let i = 0; i < raw.length / 4; i++) {
+    const x = raw[4 * i]!;
+    const y = raw[4 * i + 1]!;
+    items.push({ id: i, x, y, width: raw[4 * i + 2]! - x, height: raw[4 * i + 3]! - y });
+  }
+  return items;
+}
+
 /** The box of `item` whose bounds are `r` (the default reading: `width ?? 0`, `height ?? 0`). */
 export function boxOf<T>(item: T, r: RectLikeInput): Box<T> {
   return {

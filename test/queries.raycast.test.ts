@@ -12,15 +12,15 @@ import {
   type Rect,
   StaticQuadtree,
 } from '../src/index.js';
-import { type Box, boxesOf, intersectsSegment, mulberry32, type Rng, randInt } from './oracle.js';
-
-interface Item {
-  id: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+import {
+  type Box,
+  boxesOf,
+  type IdItem as Item,
+  intersectsSegment,
+  mulberry32,
+  type Rng,
+  randInt,
+} from './oracle.js';
 
 /** The entry parameter of the segment into the closed box (Liang–Barsky), or -1 if it misses. */
 function clipEntry(b: Box<unknown>, x1: number, y1: number, x2: number, y2: number): number {

@@ -2,66 +2,40 @@
 // fromBuffer on truncated, corrupted, foreign and other-version buffers (seeded fuzzing).
 //
 // Worker threads run test/fixtures/static-worker.mjs, which imports quadkit from a URL given in
-// workerData. Vitest does not transform code that runs in a worker_threads Worker, Node 20 cannot
-// import TypeScript, and dist/ may be stale (or absent) when the tests run locally, so beforeAll
-// transpiles src/ file by file with the TypeScript compiler API (the project already requires
-// isolatedModules, so per-file transpilation is exact) into a temporary directory, and the
-// workers import that: they always run the same source as the main thread, with no build step.
+// workerData: a copy of src/ transpiled by test/transpile.ts (no build step).
 // Fuzz cases run in a worker too, so that a hang is caught by a timeout (worker.terminate())
 // instead of blocking the test run.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Rect, StaticQuadtree } from '../src/index.js';
-import { mulberry32, pick, type Rng, randFloat, randInt } from './oracle.js';
+import {
+  type IdItem as Item,
+  itemsOfBoxes as itemsOf,
+  mulberry32,
+  pick,
+  type Rng,
+  randFloat,
+  randInt,
+} from './oracle.js';
+import { type TranspiledLibrary, transpileLibrary } from './transpile.js';
 
 // ---------------------------------------------------------------------------------------------
 // The library for worker threads
 // ---------------------------------------------------------------------------------------------
 
-const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const WORKER = new URL('./fixtures/static-worker.mjs', import.meta.url);
-let libDir = '';
+let lib: TranspiledLibrary | null = null;
 let libUrl = '';
 
-/** Transpiles every .ts file under `src` to .js under `out` (an ES module package). */
-function transpileSources(src: string, out: string): void {
-  const ts = createRequire(import.meta.url)('typescript') as typeof import('typescript');
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
-        const { outputText } = ts.transpileModule(readFileSync(path, 'utf8'), {
-          fileName: path,
-          compilerOptions: {
-            module: ts.ModuleKind.ESNext,
-            target: ts.ScriptTarget.ES2022,
-            verbatimModuleSyntax: true,
-          },
-        });
-        const target = join(out, relative(src, path)).replace(/\.ts$/, '.js');
-        mkdirSync(dirname(target), { recursive: true });
-        writeFileSync(target, outputText);
-      }
-    }
-  };
-  walk(src);
-  writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
-}
-
 beforeAll(() => {
-  libDir = mkdtempSync(join(tmpdir(), 'quadkit-static-worker-'));
-  transpileSources(SRC, libDir);
-  libUrl = pathToFileURL(join(libDir, 'index.js')).href;
+  lib = transpileLibrary('quadkit-static-worker-');
+  libUrl = pathToFileURL(join(lib.dir, 'index.js')).href;
 }, 30_000);
 
 afterAll(() => {
-  if (libDir !== '') rmSync(libDir, { recursive: true, force: true });
+  lib?.remove();
 });
 
 /**
@@ -220,24 +194,6 @@ function randomBoxes(rng: Rng, n: number, spread: number): number[] {
     raw.push(x, y, point ? x : x + randInt(rng, 0, 8) / 2, point ? y : y + randInt(rng, 0, 8) / 2);
   }
   return raw;
-}
-
-interface Item {
-  id: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-function itemsOf(raw: readonly number[]): Item[] {
-  const items: Item[] = [];
-  for (let i = 0; i < raw.length / 4; i++) {
-    const x = raw[4 * i]!;
-    const y = raw[4 * i + 1]!;
-    items.push({ id: i, x, y, width: raw[4 * i + 2]! - x, height: raw[4 * i + 3]! - y });
-  }
-  return items;
 }
 
 const pointsOf = (raw: readonly number[]): number[] =>
