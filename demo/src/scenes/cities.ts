@@ -7,7 +7,7 @@
 import { drawIndex, drawPoints, type View } from '../../../src/canvas.js';
 import { EARTH_RADIUS_KM, geoNearestInto } from '../../../src/geo/index.js';
 import { PointQuadtree } from '../../../src/index.js';
-import { CityNames, loadCities, loadLand } from '../cities-data.js';
+import { CityNames, cityPoints, loadCities, loadLand } from '../cities-data.js';
 import { drawLand, mapScene, WORLD } from '../map-view.js';
 import { checkbox, cssScale, dot, formatMs, type Scene, slider } from '../scene.js';
 
@@ -45,12 +45,7 @@ export const citiesScene: Scene = {
   async mount({ canvas, ctx, controls, list, stats, signal }) {
     const [cities, land] = await Promise.all([loadCities(signal), loadLand(signal)]);
     const n = cities.x.length;
-    const point = { x: 0, y: 0 };
-    const toPoint = (i: number) => {
-      point.x = cities.x[i]!;
-      point.y = cities.y[i]!;
-      return point;
-    };
+    const { ids, toPoint } = cityPoints(cities);
     let t0 = performance.now();
     const tree = new PointQuadtree<number>({ bounds: WORLD, toPoint });
     tree.load(Array.from({ length: n }, (_, i) => i));
@@ -64,7 +59,6 @@ export const citiesScene: Scene = {
     let distances: number[] = [];
     const found: number[] = new Array(MAX_K);
     const km = new Float64Array(MAX_K);
-    const ids = Int32Array.from({ length: n }, (_, i) => i);
 
     // The map: sea, land, the tree's nodes, then every city.
     const renderBackground = (bg: CanvasRenderingContext2D, view: View): void => {

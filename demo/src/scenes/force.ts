@@ -52,6 +52,8 @@ export const forceScene: Scene = {
     let links: SimulationLinkDatum<Node>[] = [];
     const times = { quadkit: [] as number[], d3: [] as number[] };
     let view: View = fitView({ x: -1, y: -1, width: 2, height: 2 }, width, height);
+    // The view jumps to the nodes' extent on the first frame of a graph, then eases after it.
+    let snap = true;
 
     // The charge: both forces, the driver with the simulation's alpha, the other with 0.
     const timed = (name: 'quadkit' | 'd3', force: (alpha: number) => void, alpha: number) => {
@@ -106,6 +108,7 @@ export const forceScene: Scene = {
         .force('y', forceY().strength(0.02))
         .alpha(1)
         .alphaTarget(0.02);
+      snap = true;
       times.quadkit.length = 0;
       times.d3.length = 0;
       stats.set('nodes', n);
@@ -151,7 +154,9 @@ export const forceScene: Scene = {
           height,
           { padding: 16 },
         );
-        const ease = (a: number, b: number) => a + 0.2 * (b - a);
+        const step = snap ? 1 : 0.2;
+        snap = false;
+        const ease = (a: number, b: number) => a + step * (b - a);
         view = {
           scaleX: ease(view.scaleX, target.scaleX),
           scaleY: ease(view.scaleY, target.scaleY),
@@ -181,7 +186,7 @@ export const forceScene: Scene = {
         ctx.strokeStyle = COLORS.link;
         ctx.stroke(lines);
         ctx.globalAlpha = 1;
-        const r = 1.6 * px;
+        const r = 2 * px;
         const dots = new Path2D();
         for (const node of nodes) {
           const x = node.x! * scaleX + offsetX;

@@ -9,6 +9,7 @@
 import type { Scene } from '../scene.js';
 import { citiesScene } from './cities.js';
 import { clustersScene } from './clusters.js';
+import { coresScene } from './cores.js';
 import { countriesScene } from './countries.js';
 import { forceScene } from './force.js';
 import { insertScene } from './insert.js';
@@ -24,4 +25,5 @@ export const scenes: readonly Scene[] = [
   countriesScene,
   clustersScene,
   forceScene,
+  coresScene,
 ];
