@@ -12,6 +12,7 @@ const INDEX_STYLE = [
   'lineWidth',
   'alpha',
   'maxDepth',
+  'minSize',
 ] as const satisfies readonly (keyof IndexStyle)[];
 const ITEM_STYLE = [
   'fill',
@@ -93,6 +94,12 @@ export interface IndexStyle {
   alpha?: number;
   /** Nodes deeper than this are not drawn, nor walked (default: all). */
   maxDepth?: number;
+  /**
+   * Nodes narrower and shorter than this many canvas pixels are not drawn, nor their children
+   * walked (default 0: all), so that a tree with more cells than pixels does not paint a solid
+   * mesh.
+   */
+  minSize?: number;
 }
 
 /** Anything with quadkit's `visit`: every index of the library. */
@@ -179,7 +186,7 @@ let byDepth: number[][] = [];
  * Draws the nodes of an index as rectangle outlines, coloured by depth, through its `visit`.
  * @param ctx - the canvas context.
  * @param index - any quadkit index (anything with `visit`).
- * @param style - colours by depth, line width, opacity, deepest level drawn.
+ * @param style - colours by depth, line width, opacity, deepest level and smallest node drawn.
  * @param view - world to canvas transform (default: identity).
  * @returns the number of nodes drawn.
  */
@@ -194,14 +201,19 @@ export function drawIndex(
     lineWidth = 1,
     alpha = 1,
     maxDepth = Infinity,
+    minSize = 0,
   } = checkOptions(style, 'drawIndex style', INDEX_STYLE, true);
   const { scaleX, scaleY, offsetX, offsetY } = view;
+  const sizeX = Math.abs(scaleX);
+  const sizeY = Math.abs(scaleY);
   // One pass over the tree: each node's canvas rectangle goes to the list of its colour.
   const groups = Math.max(1, colors.length);
   if (byDepth.length !== groups) byDepth = Array.from({ length: groups }, () => []);
   let count = 0;
   index.visit((node) => {
     if (node.depth > maxDepth) return true;
+    // A node smaller than minSize: its children are smaller still.
+    if (node.width * sizeX < minSize && node.height * sizeY < minSize) return true;
     const list = byDepth[node.depth % groups]!;
     list.push(
       node.x * scaleX + offsetX,

@@ -161,6 +161,35 @@ describe('drawIndex(ctx, index, style, view)', () => {
     expect(drawIndex(ctx, tree, { maxDepth: 2 })).toBe(shallow);
     expect(ctx.ops('rect').length).toBe(shallow);
   });
+
+  it('skips nodes smaller than minSize pixels on the canvas (in both directions), and their children', () => {
+    const tree = new Quadtree({ bounds, maxObjects: 4 }).load(boxes);
+    const nodes = nodesOf(tree);
+    for (const [scale, minSize] of [
+      [1, 100],
+      [0.5, 100],
+      [2, 150],
+      [-1, 60],
+    ] as const) {
+      const ctx = new Recorder();
+      const view = { scaleX: scale, scaleY: -scale, offsetX: 0, offsetY: 0 };
+      // Brute force: a node is drawn when it and all its ancestors are at least minSize wide
+      // or high; the ancestors are larger, so the node alone decides.
+      const big = nodes.filter(
+        (n) => Math.max(n.width, n.height) * Math.abs(scale) >= minSize,
+      ).length;
+      expect(big).toBeGreaterThan(0);
+      expect(big).toBeLessThan(nodes.length);
+      expect(drawIndex(ctx, tree, { minSize }, view)).toBe(big);
+      expect(ctx.ops('rect').length).toBe(big);
+      for (const r of ctx.ops('rect')) {
+        expect(Math.max(Math.abs(r.args[2]!), Math.abs(r.args[3]!))).toBeGreaterThanOrEqual(
+          minSize,
+        );
+      }
+    }
+    expect(drawIndex(new Recorder(), tree, { minSize: 0 })).toBe(nodes.length);
+  });
 });
 
 describe('drawRects, drawPoints, drawTriangles', () => {

@@ -1,18 +1,16 @@
-// The shell: tabs, the canvas, the stats panel and the animation loop. Each tab mounts a scene;
-// the open scene is chosen by the URL hash (#insert, #moving, #cities, #navmesh).
+// The shell: tabs, the canvas and its legend, the stats panel and the animation loop. Each tab
+// mounts a scene of the registry (./scenes/index.ts); the open scene is chosen by the URL hash
+// (#insert, #moving, #cities, #navmesh, #countries).
 
-import type { DemoHandle, Scene, SceneInstance, Stats } from './scene.js';
-import { citiesScene } from './scenes/cities.js';
-import { insertScene } from './scenes/insert.js';
-import { movingScene } from './scenes/moving.js';
-import { navmeshScene } from './scenes/navmesh.js';
-
-const scenes: readonly Scene[] = [insertScene, movingScene, citiesScene, navmeshScene];
+import type { DemoHandle, LegendEntry, Scene, SceneInstance, Stats } from './scene.js';
+import { scenes } from './scenes/index.js';
 
 const canvas = document.querySelector<HTMLCanvasElement>('#view')!;
 const ctx = canvas.getContext('2d')!;
 const tabs = document.querySelector<HTMLElement>('#tabs')!;
+const title = document.querySelector<HTMLElement>('#title')!;
 const blurb = document.querySelector<HTMLElement>('#blurb')!;
+const legend = document.querySelector<HTMLElement>('#legend')!;
 const controls = document.querySelector<HTMLElement>('#controls')!;
 const statsList = document.querySelector<HTMLElement>('#stats')!;
 const list = document.querySelector<HTMLOListElement>('#list')!;
@@ -27,11 +25,13 @@ function makeStats(): Stats {
     set(name, value) {
       let dd = lines.get(name);
       if (dd === undefined) {
+        const row = document.createElement('div');
         const dt = document.createElement('dt');
         dt.textContent = name;
         dd = document.createElement('dd');
         dd.dataset.stat = name;
-        statsList.append(dt, dd);
+        row.append(dt, dd);
+        statsList.append(row);
         lines.set(name, dd);
       }
       const text = typeof value === 'number' ? value.toLocaleString('en') : value;
@@ -40,50 +40,73 @@ function makeStats(): Stats {
   };
 }
 
-let current: { instance: SceneInstance; abort: AbortController; stats: Stats } | null = null;
+// The legend over the canvas: a swatch drawn as the scene draws that colour, and its meaning.
+function showLegend(entries: readonly LegendEntry[]): void {
+  legend.replaceChildren(
+    ...entries.map(({ color, label, mark }) => {
+      const li = document.createElement('li');
+      const swatch = document.createElement('i');
+      swatch.className = `mark-${mark}`;
+      swatch.style.setProperty('--c', color);
+      li.append(swatch, label);
+      return li;
+    }),
+  );
+}
+
+let current: { instance: SceneInstance; stats: Stats } | null = null;
+let active: AbortController | null = null;
 let opening = 0;
 
 async function open(scene: Scene): Promise<void> {
   const ticket = ++opening;
-  current?.abort.abort();
+  // Close the previous scene, or stop it loading: its listeners and downloads end.
+  active?.abort();
+  const abort = new AbortController();
+  active = abort;
   current = null;
   handle.scene = scene.id;
   handle.ready = false;
   handle.frames = 0;
   handle.state = () => null;
   for (const tab of tabs.children) {
-    tab.setAttribute('aria-selected', String((tab as HTMLElement).dataset.scene === scene.id));
+    const selected = (tab as HTMLElement).dataset.scene === scene.id;
+    tab.setAttribute('aria-selected', String(selected));
+    // On a narrow screen the strip scrolls: bring the open tab into it.
+    if (selected) tab.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
+  title.textContent = scene.title;
+  canvas.setAttribute('aria-label', `${scene.title}: ${scene.blurb}`);
   blurb.textContent = scene.blurb;
+  showLegend(scene.legend);
+  legend.dataset.corner = scene.legendCorner ?? 'top-left';
   controls.replaceChildren();
   statsList.replaceChildren();
   list.replaceChildren();
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, canvas.width, canvas.height);
-  const abort = new AbortController();
   const stats = makeStats();
-  const instance = await scene.mount({
-    canvas,
-    ctx,
-    controls,
-    list,
-    stats,
-    signal: abort.signal,
-  });
-  if (ticket !== opening) {
-    abort.abort();
-    return;
+  let instance: SceneInstance;
+  try {
+    instance = await scene.mount({ canvas, ctx, controls, list, stats, signal: abort.signal });
+  } catch (error) {
+    // A scene closed while it loaded (its downloads aborted) is no error.
+    if (ticket !== opening) return;
+    throw error;
   }
-  current = { instance, abort, stats };
+  if (ticket !== opening) return;
+  current = { instance, stats };
   handle.state = () => instance.state();
 }
 
-for (const scene of scenes) {
+for (const [i, scene] of scenes.entries()) {
   const tab = document.createElement('button');
   tab.type = 'button';
   tab.setAttribute('role', 'tab');
   tab.dataset.scene = scene.id;
-  tab.textContent = scene.title;
+  const number = document.createElement('span');
+  number.textContent = String(i + 1);
+  tab.append(number, scene.title);
   tab.addEventListener('click', () => {
     if (location.hash !== `#${scene.id}`) location.hash = scene.id;
   });

@@ -34,14 +34,31 @@ export interface SceneInstance {
   state(): unknown;
 }
 
+/** How a legend entry shows its colour: a filled box, an outlined box, a line, a ring, a dot. */
+export type LegendMark = 'fill' | 'outline' | 'line' | 'dash' | 'ring' | 'dot';
+
+/** One line of a scene's legend, drawn over its canvas: what a colour means. */
+export interface LegendEntry {
+  /** The colour (CSS). */
+  color: string;
+  /** What it shows. */
+  label: string;
+  /** How it is drawn on the canvas. */
+  mark: LegendMark;
+}
+
 /** A tab of the demo. */
 export interface Scene {
   /** Short id, used in the URL hash. */
   id: string;
   /** Tab title. */
   title: string;
-  /** One or two sentences under the tabs. */
+  /** One or two sentences beside the canvas. */
   blurb: string;
+  /** What the colours on the canvas mean. */
+  legend: readonly LegendEntry[];
+  /** The corner of the canvas the legend covers (default: top left). */
+  legendCorner?: 'top-left' | 'bottom-left';
   /** Opens the scene. */
   mount(context: SceneContext): SceneInstance | Promise<SceneInstance>;
 }
@@ -63,6 +80,15 @@ export function canvasPoint(
 }
 
 /**
+ * Canvas pixels per CSS pixel of the canvas as laid out (the backing store is fixed; the page
+ * scales it to its column): a length of `n` screen pixels is `n * cssScale(canvas)` on it.
+ * @param canvas - the canvas.
+ */
+export function cssScale(canvas: HTMLCanvasElement): number {
+  return canvas.clientWidth > 0 ? canvas.width / canvas.clientWidth : 1;
+}
+
+/**
  * Adds a labelled range slider to a panel.
  * @param parent - the panel.
  * @param label - text before the slider.
@@ -76,6 +102,9 @@ export function slider(
   onInput: (value: number) => void,
 ): HTMLInputElement {
   const wrap = document.createElement('label');
+  wrap.className = 'slider';
+  const name = document.createElement('span');
+  name.textContent = label;
   const input = document.createElement('input');
   const output = document.createElement('output');
   input.type = 'range';
@@ -84,12 +113,12 @@ export function slider(
   input.max = String(options.max);
   input.step = String(options.step);
   input.value = String(options.value);
-  output.textContent = input.value;
+  output.textContent = Number(input.value).toLocaleString('en');
   input.addEventListener('input', () => {
     output.textContent = Number(input.value).toLocaleString('en');
     onInput(Number(input.value));
   });
-  wrap.append(`${label} `, input, output);
+  wrap.append(name, output, input);
   parent.append(wrap);
   return input;
 }
@@ -103,6 +132,7 @@ export function slider(
 export function button(parent: HTMLElement, text: string, onClick: () => void): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = 'button';
+  b.className = 'btn';
   b.textContent = text;
   b.addEventListener('click', onClick);
   parent.append(b);
@@ -110,9 +140,9 @@ export function button(parent: HTMLElement, text: string, onClick: () => void): 
 }
 
 /**
- * Adds a group of radio buttons to a panel.
+ * Adds a group of radio buttons to a panel, shown as a segmented control.
  * @param parent - the panel.
- * @param name - the group's name.
+ * @param name - the group's name (also its caption).
  * @param choices - `[value, label]` pairs; the first is selected.
  * @param onChange - called with the chosen value.
  */
@@ -123,6 +153,10 @@ export function radios(
   onChange: (value: string) => void,
 ): void {
   const group = document.createElement('fieldset');
+  group.className = 'choices';
+  const legend = document.createElement('legend');
+  legend.textContent = name;
+  group.append(legend);
   for (const [i, [value, text]] of choices.entries()) {
     const label = document.createElement('label');
     const input = document.createElement('input');
@@ -131,14 +165,14 @@ export function radios(
     input.value = value;
     input.checked = i === 0;
     input.addEventListener('change', () => onChange(value));
-    label.append(input, ` ${text}`);
+    label.append(input, text);
     group.append(label);
   }
   parent.append(group);
 }
 
 /**
- * Adds a checkbox to a panel.
+ * Adds a checkbox to a panel, shown as a switch.
  * @param parent - the panel.
  * @param text - its label.
  * @param checked - initial state.
@@ -151,11 +185,12 @@ export function checkbox(
   onChange: (checked: boolean) => void,
 ): void {
   const label = document.createElement('label');
+  label.className = 'switch';
   const input = document.createElement('input');
   input.type = 'checkbox';
   input.checked = checked;
   input.addEventListener('change', () => onChange(input.checked));
-  label.append(input, ` ${text}`);
+  label.append(input, text);
   parent.append(label);
 }
 
@@ -197,4 +232,33 @@ declare global {
  */
 export function formatMs(ms: number, digits = 2): string {
   return ms < 0.1 ? '< 0.1' : ms.toFixed(digits);
+}
+
+/**
+ * Draws a round marker (the mouse, a point of interest) with a white outline.
+ * @param ctx - the canvas context.
+ * @param x - its centre on the canvas; `y` likewise.
+ * @param color - its fill.
+ * @param scale - canvas pixels per screen pixel (see cssScale).
+ * @param radius - in screen pixels (default 4.5).
+ * @param outline - the white outline's width in screen pixels (default 1.5).
+ */
+export function dot(
+  ctx: CanvasRenderingContext2D,
+  x: number,
+  y: number,
+  color: string,
+  scale: number,
+  radius = 4.5,
+  outline = 1.5,
+): void {
+  ctx.save();
+  ctx.fillStyle = color;
+  ctx.strokeStyle = '#ffffff';
+  ctx.lineWidth = outline * scale;
+  ctx.beginPath();
+  ctx.arc(x, y, radius * scale, 0, 2 * Math.PI);
+  ctx.fill();
+  ctx.stroke();
+  ctx.restore();
 }

