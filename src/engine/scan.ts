@@ -175,6 +175,36 @@ export function scanCircle(
 }
 
 /**
+ * `scanCircle` for entries whose boxes are points (minX === maxX, minY === maxY), centre (x, y),
+ * radius r: reads only x and y, one squared distance decides (the value `boxDistanceSq` gives
+ * for a point), the exact test only on the rim.
+ */
+export function scanCirclePoints(
+  box: Float64Array,
+  slot: Int32Array,
+  from: number,
+  to: number,
+  x: number,
+  y: number,
+  r: number,
+  out: Int32Array,
+  n: number,
+): number {
+  const lo = r * r * (1 - 2 ** -40);
+  const hi = r * r * (1 + 2 ** -40);
+  for (let e = from; e < to; e++) {
+    const px = box[4 * e]!;
+    const py = box[4 * e + 1]!;
+    const dx = px - x;
+    const dy = py - y;
+    const d2 = dx * dx + dy * dy;
+    if (d2 > hi) continue;
+    if (d2 < lo || boxIntersectsCircle(px, py, px, py, x, y, r)) out[n++] = slot[e]!;
+  }
+  return n;
+}
+
+/**
  * Offers the slot of each entry of [from, to) to `best`, keyed by `boxKey` for the query q[qi..]
  * under `metric`, when the key is within `maxKey`.
  */
