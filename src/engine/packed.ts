@@ -340,6 +340,7 @@ export class PackedTree {
     const lo = r * r * (1 - 2 ** -40);
     const hi = r * r * (1 + 2 ** -40);
     const top = levelEnd.length - 1;
+    const leaves = levelEnd[0]!;
     let n = 0;
     let sp = 0;
     stack[sp++] = levelEnd[top]! - 1;
@@ -365,6 +366,16 @@ export class PackedTree {
         if (nx * nx + ny * ny > hi) continue;
         const fx = x - minX > maxX - x ? x - minX : maxX - x;
         const fy = y - minY > maxY - y ? y - minY : maxY - y;
+        if (l === 2) {
+          // A leaf group: its leaves at once, not through the stack.
+          const from = (k - leaves) * nodeSize;
+          const to = Math.min(from + nodeSize, leaves);
+          n =
+            fx * fx + fy * fy < lo
+              ? scanAll(indices, from, to, results, n)
+              : scanCirclePoints(boxes, indices, from, to, x, y, r, results, n);
+          continue;
+        }
         if (fx * fx + fy * fy < lo) {
           n = scanAll(indices, this.leafStart(k, l), this.leafEnd(k + 1, l), results, n);
           continue;
