@@ -22,10 +22,12 @@ import {
   boxKey,
   CIRCLE,
   maxKey,
+  POINT,
   scanAll,
   scanCircle,
   scanCirclePoints,
   scanNearest,
+  scanNearestPoints,
   scanRect,
   scanShape,
   shapeHits,
@@ -413,6 +415,7 @@ export class PackedTree {
     queue.clear();
     best.reset(k);
     if (k === 0 || this.numItems === 0) return 0;
+    const points = metric === POINT && this.allPoints();
     queue.push(levelEnd[levelEnd.length - 1]! - 1, 0);
     while (queue.length > 0) {
       const bound = best.full ? Math.min(limit, best.worst()) : limit;
@@ -424,7 +427,8 @@ export class PackedTree {
       const first = this.childRange(pos, l);
       const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
       if (l === 1) {
-        scanNearest(boxes, indices, first, end, metric, q, qi, best);
+        if (points) scanNearestPoints(boxes, indices, first, end, a, b, limit, best);
+        else scanNearest(boxes, indices, first, end, metric, q, qi, best);
         continue;
       }
       for (let n = first; n < end; n++) {
