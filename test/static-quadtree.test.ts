@@ -611,6 +611,40 @@ describe('StaticQuadtree fixtures', () => {
     expectQueriesMatch(tree, boxes, mulberry32(5), 60, { lo: -2, hi: 8, scale: 1 });
   });
 
+  it('searchCircle over points takes points exactly on the circle and none a rounding step beyond it', () => {
+    // Points at distance exactly 5 (3-4-5 triangles) and at the next double beyond, around
+    // (10, 20), among a grid that fills whole nodes inside and outside the circle.
+    const pts: number[] = [];
+    for (const [dx, dy] of [
+      [3, 4],
+      [-3, 4],
+      [3, -4],
+      [-3, -4],
+      [4, 3],
+      [-4, -3],
+      [5, 0],
+      [0, -5],
+    ])
+      pts.push(10 + dx, 20 + dy);
+    const rim = pts.length / 2;
+    pts.push(15 + 2 ** -49, 20, 10, 15 - 2 ** -49);
+    for (let i = 0; i < 40; i++) for (let j = 0; j < 40; j++) pts.push(i * 0.5, j * 0.5 + 10);
+    const boxes: Box<number>[] = [];
+    for (let i = 0; i < pts.length; i += 2) {
+      const x = pts[i]!;
+      const y = pts[i + 1]!;
+      boxes.push({ item: i / 2, minX: x, minY: y, maxX: x, maxY: y });
+    }
+    for (const nodeSize of [2, 4, 16]) {
+      const tree = StaticQuadtree.fromPoints(pts, { nodeSize });
+      const found = tree.searchCircle(10, 20, 5);
+      for (let i = 0; i < rim; i++) expect(found).toContain(i);
+      expect(found).not.toContain(rim);
+      expect(found).not.toContain(rim + 1);
+      expectQueriesMatch(tree, boxes, mulberry32(nodeSize), 60, { lo: -2, hi: 32, scale: 1 });
+    }
+  });
+
   it('nearest(x, y, k) returns min(k, size) items, k = 0 returns none, and maxDistance is inclusive', () => {
     const tree = StaticQuadtree.fromPoints([0, 0, 3, 4, 6, 8, 0, 5]);
     expect(tree.nearest(0, 0, 0)).toEqual([]);

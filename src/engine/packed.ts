@@ -24,9 +24,12 @@ import {
   boxKey,
   CIRCLE,
   maxKey,
+  POINT,
   scanAll,
   scanCircle,
+  scanCirclePoints,
   scanNearest,
+  scanNearestPoints,
   scanRect,
   scanShape,
   shapeHits,
@@ -56,6 +59,8 @@ export class PackedTree {
   private readonly queue = new NodeQueue();
   readonly best = new KBest();
   private readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
+  // Whether every leaf box is a point (1), not (0), or not yet known (-1).
+  private pointLeaves = -1;
 
   private constructor(data: ArrayBuffer | SharedArrayBuffer, numItems: number, nodeSize: number) {
     const sizes = levelSizes(numItems, nodeSize);
@@ -270,6 +275,7 @@ export class PackedTree {
     // rounding, in the range where floating point is relative): its leaves are taken untested.
     const r2 = shape === CIRCLE ? c * c * (1 - 2 ** -40) : -1;
     const swallow = r2 > 1e-280 && r2 < 1e280;
+    if (swallow && this.allPoints()) return this.searchCirclePoints(a, b, c);
     const top = levelEnd.length - 1;
     let n = 0;
     let sp = 0;
@@ -312,6 +318,81 @@ export class PackedTree {
     return n;
   }
 
+  // Whether every leaf box is a point (minX === maxX, minY === maxY), found once by a scan.
+  private allPoints(): boolean {
+    if (this.pointLeaves < 0) {
+      const { boxes, numItems } = this;
+      let p = 0;
+      while (
+        p < numItems &&
+        boxes[4 * p] === boxes[4 * p + 2] &&
+        boxes[4 * p + 1] === boxes[4 * p + 3]
+      )
+        p++;
+      this.pointLeaves = p === numItems ? 1 : 0;
+    }
+    return this.pointLeaves === 1;
+  }
+
+  /**
+   * `searchShape(CIRCLE)` for a tree of points, centre (x, y), radius r (its square well inside
+   * the normal range): a child is dropped when its squared distance is clearly beyond r², a
+   * node clearly inside gives its leaves untested, and a leaf is decided by one squared distance
+   * (the same value the box test computes for a point) unless it is on the rim, where the exact
+   * test decides, so the answers are those of the general walk.
+   */
+  private searchCirclePoints(x: number, y: number, r: number): number {
+    const { boxes, indices, levelEnd, stack, nodeSize, results } = this;
+    const lo = r * r * (1 - 2 ** -40);
+    const hi = r * r * (1 + 2 ** -40);
+    const top = levelEnd.length - 1;
+    const leaves = levelEnd[0]!;
+    let n = 0;
+    let sp = 0;
+    stack[sp++] = levelEnd[top]! - 1;
+    stack[sp++] = top;
+    while (sp > 0) {
+      const l = stack[--sp]!;
+      const pos = stack[--sp]!;
+      const first = this.childRange(pos, l);
+      const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
+      if (l === 1) {
+        n = scanCirclePoints(boxes, indices, first, end, x, y, r, results, n);
+        continue;
+      }
+      // Inner nodes: drop the far ones, take the swallowed ones whole, descend into the rest.
+      for (let k = first; k < end; k++) {
+        const j = 4 * k;
+        const minX = boxes[j]!;
+        const minY = boxes[j + 1]!;
+        const maxX = boxes[j + 2]!;
+        const maxY = boxes[j + 3]!;
+        const nx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
+        const ny = y < minY ? minY - y : y > maxY ? y - maxY : 0;
+        if (nx * nx + ny * ny > hi) continue;
+        const fx = x - minX > maxX - x ? x - minX : maxX - x;
+        const fy = y - minY > maxY - y ? y - minY : maxY - y;
+        if (l === 2) {
+          // A leaf group: its leaves at once, not through the stack.
+          const from = (k - leaves) * nodeSize;
+          const to = Math.min(from + nodeSize, leaves);
+          n =
+            fx * fx + fy * fy < lo
+              ? scanAll(indices, from, to, results, n)
+              : scanCirclePoints(boxes, indices, from, to, x, y, r, results, n);
+          continue;
+        }
+        if (fx * fx + fy * fy < lo) {
+          n = scanAll(indices, this.leafStart(k, l), this.leafEnd(k + 1, l), results, n);
+          continue;
+        }
+        stack[sp++] = k;
+        stack[sp++] = l - 1;
+      }
+    }
+    return n;
+  }
+
   // The first leaf under node `first` of level l (its subtree's leaves are contiguous).
   private leafStart(first: number, l: number): number {
     let lo = first;
@@ -338,6 +419,7 @@ export class PackedTree {
     queue.clear();
     best.reset(k);
     if (k === 0 || this.numItems === 0) return 0;
+    const points = metric === POINT && this.allPoints();
     queue.push(levelEnd[levelEnd.length - 1]! - 1, 0);
     while (queue.length > 0) {
       const bound = best.full ? Math.min(limit, best.worst()) : limit;
@@ -349,7 +431,8 @@ export class PackedTree {
       const first = this.childRange(pos, l);
       const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
       if (l === 1) {
-        scanNearest(boxes, indices, first, end, metric, q, qi, best);
+        if (points) scanNearestPoints(boxes, indices, first, end, a, b, limit, best);
+        else scanNearest(boxes, indices, first, end, metric, q, qi, best);
         continue;
       }
       for (let n = first; n < end; n++) {

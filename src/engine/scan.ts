@@ -186,6 +186,47 @@ export function scanCircle(
   return n;
 }
 
+// The squared distance from (x, y) of entry e, a point (its box's min corner): the value
+// `boxDistanceSq` gives for its box.
+function pointDistanceSq(box: Float64Array, e: number, x: number, y: number): number {
+  const dx = box[4 * e]! - x;
+  const dy = box[4 * e + 1]! - y;
+  return dx * dx + dy * dy;
+}
+
+// Whether entry e, a point, is in the closed disc (x, y, r), decided exactly.
+function pointBoxIn(box: Float64Array, e: number, x: number, y: number, r: number): boolean {
+  const px = box[4 * e]!;
+  const py = box[4 * e + 1]!;
+  return boxIntersectsCircle(px, py, px, py, x, y, r);
+}
+
+/**
+ * `scanCircle` for entries whose boxes are points (minX === maxX, minY === maxY), centre (x, y),
+ * radius r: reads only x and y, one squared distance decides (the value `boxDistanceSq` gives
+ * for a point), the exact test only on the rim.
+ */
+export function scanCirclePoints(
+  box: Float64Array,
+  slot: Int32Array,
+  from: number,
+  to: number,
+  x: number,
+  y: number,
+  r: number,
+  out: Int32Array,
+  n: number,
+): number {
+  const lo = r * r * (1 - 2 ** -40);
+  const hi = r * r * (1 + 2 ** -40);
+  for (let e = from; e < to; e++) {
+    const d2 = pointDistanceSq(box, e, x, y);
+    if (d2 > hi) continue;
+    if (d2 < lo || pointBoxIn(box, e, x, y, r)) out[n++] = slot[e]!;
+  }
+  return n;
+}
+
 /**
  * The GEO key of an item: the haversine of the central angle from (lon a, lat b), whose cosine
  * of latitude is c, to its point, or to the nearest point of its box (monotone in the distance,
@@ -232,6 +273,42 @@ export function scanNearest(
         : boxKey(metric, box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c, d);
     if (key <= limit) best.offer(slot[e]!, key);
   }
+}
+
+/**
+ * `scanNearest` under POINT for entries whose boxes are points, query point (x, y), keys up to
+ * `limit`: an entry whose squared distance is clearly beyond the current k-th best (or the limit)
+ * is passed over without its square root; the others are keyed by `boxDistance` as there.
+ */
+export function scanNearestPoints(
+  box: Float64Array,
+  slot: Int32Array,
+  from: number,
+  to: number,
+  x: number,
+  y: number,
+  limit: number,
+  best: KBest,
+): void {
+  let cut = pointCut(best, limit);
+  for (let e = from; e < to; e++) {
+    if (pointDistanceSq(box, e, x, y) > cut) continue;
+    const px = box[4 * e]!;
+    const py = box[4 * e + 1]!;
+    const key = boxDistance(px, py, px, py, x, y);
+    if (key <= limit) {
+      best.offer(slot[e]!, key);
+      cut = pointCut(best, limit);
+    }
+  }
+}
+
+// A squared distance beyond which no entry can enter `best` (nor pass `limit`), with a margin far
+// above rounding; infinite where squares leave the range in which that margin holds.
+function pointCut(best: KBest, limit: number): number {
+  const w = best.full && best.worst() < limit ? best.worst() : limit;
+  const cut = w * w * (1 + 2 ** -40);
+  return cut > 1e-280 ? cut : Number.POSITIVE_INFINITY;
 }
 
 /** Entries per block of a pair scan: a block pair yields at most BLOCK * BLOCK pairs. */
