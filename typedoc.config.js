@@ -18,6 +18,21 @@ export default {
   excludePrivate: true,
   validation: { notExported: true, invalidLink: true, notDocumented: true },
   treatWarningsAsErrors: true,
+  // typedoc's default languages, plus the README's SQL examples (tiles in DuckDB and PostGIS).
+  highlightLanguages: [
+    'bash',
+    'console',
+    'css',
+    'html',
+    'javascript',
+    'json',
+    'jsonc',
+    'json5',
+    'yaml',
+    'tsx',
+    'typescript',
+    'sql',
+  ],
   // Source links name the public repository, whatever remote (if any) a clone has.
   disableGit: true,
   sourceLinkTemplate: 'https://github.com/quadkit/quadkit/blob/main/{path}#L{line}',

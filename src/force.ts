@@ -8,11 +8,13 @@ import { ChargeTree, forceOn } from './engine/charges.js';
 
 /** What the force reads and writes on a node: d3-force's simulation nodes have these. */
 export interface ForceNode {
-  /** Position, read each tick. */
+  /** Position x, read each tick. */
   x?: number | undefined;
+  /** Position y, read each tick. */
   y?: number | undefined;
-  /** Velocity, to which the force adds. */
+  /** Velocity x, to which the force adds. */
   vx?: number | undefined;
+  /** Velocity y, to which the force adds. */
   vy?: number | undefined;
 }
 
@@ -21,17 +23,21 @@ export type NodeAccessor<N> = (node: N, i: number, nodes: N[]) => number;
 
 /** A cell of the last tick's tree, as `visit` shows it; one object, reused. */
 export interface ChargeCell {
-  /** The cell's square: minimum corner and width. */
+  /** Minimum x of the cell's square. */
   x: number;
+  /** Minimum y of the cell's square. */
   y: number;
+  /** Width of the cell's square. */
   width: number;
+  /** Height of the cell's square (equal to its width). */
   height: number;
   /** Nodes in the cell. */
   count: number;
   /** Total strength of the nodes in the cell. */
   charge: number;
-  /** Centre of charge (the nodes weighted by the absolute value of their strength). */
+  /** Centre of charge, x (the nodes weighted by the absolute value of their strength). */
   cx: number;
+  /** Centre of charge, y (the nodes weighted by the absolute value of their strength). */
   cy: number;
 }
 

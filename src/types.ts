@@ -61,8 +61,9 @@ export interface AggregateNode extends VisitNode {
   count: number;
   /** Sum of the items' weights (their count when no `weight` is given). */
   weight: number;
-  /** Weighted centroid of the items' positions (box centres); NaN when the weight is 0. */
+  /** Weighted centroid x of the items' positions (box centres); NaN when the weight is 0. */
   cx: number;
+  /** Weighted centroid y of the items' positions (box centres); NaN when the weight is 0. */
   cy: number;
   /** The items' values folded by `reduce` from `initial` (`initial` without `map`). */
   value: number;

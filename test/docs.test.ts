@@ -74,10 +74,16 @@ describe('the API reference', () => {
     const { project, messages } = await document();
     expect(messages).toEqual([]);
     expect(project).toBeDefined();
-    // One module per entry point, named after its source file (src/index.ts -> index).
+    // One module per entry point, named after its source file (src/index.ts -> index), or after
+    // its folder when the file is a folder's index (src/geo/index.ts -> geo).
     const modules = project!.children!.map((m) => m.name).sort();
     const expected = Object.values(exports)
-      .map((t) => t.default.replace(/^\.\/dist\//, '').replace(/\.js$/, ''))
+      .map((t) =>
+        t.default
+          .replace(/^\.\/dist\//, '')
+          .replace(/\.js$/, '')
+          .replace(/(.)\/index$/, '$1'),
+      )
       .sort();
     expect(modules).toEqual(expected);
     for (const m of project!.children!) expect(m.children?.length ?? 0).toBeGreaterThan(0);

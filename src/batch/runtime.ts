@@ -52,7 +52,12 @@ interface WebWorkerScope {
 }
 
 /** A URL object (the build's lib, ES2022 without DOM or Node, has no URL type) or string. */
-export type UrlLike = string | { readonly href: string };
+export type UrlLike =
+  | string
+  | {
+      /** The URL as a string. */
+      readonly href: string;
+    };
 
 const NODE_THREADS = 'node:worker_threads';
 const NODE_OS = 'node:os';

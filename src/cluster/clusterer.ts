@@ -30,9 +30,13 @@ import { encode, latY, lngX, SCALE } from './mercator.js';
 
 /** A feature of `getTile`: tile pixel coordinates in `geometry`, properties in `tags`. */
 export interface TileFeature<P, C> {
+  /** Always 1, the vector-tile geometry type of a point. */
   type: 1;
+  /** The one position [x, y], in tile pixels from the tile's top-left corner (0 to `extent`). */
   geometry: [[number, number]];
+  /** A point's properties as given, or a cluster's properties. */
   tags: P | ClusterFeature<C>['properties'];
+  /** A cluster's id; a point's own id, or its index in the input with `generateId`. */
   id?: number | string;
 }
 
@@ -250,7 +254,14 @@ export class Clusterer<P = Record<string, unknown> | null, C = Record<string, ne
    * @param x - the tile's column, 0 to 2^z - 1.
    * @param y - the tile's row, 0 to 2^z - 1.
    */
-  getTile(z: number, x: number, y: number): { features: TileFeature<P, C>[] } | null {
+  getTile(
+    z: number,
+    x: number,
+    y: number,
+  ): {
+    /** The tile's clusters and points. */
+    features: TileFeature<P, C>[];
+  } | null {
     checkInteger('z', z, 0, 30);
     const level = this.levels[this.levelZoom('z', z)]!;
     const z2 = 2 ** z;

@@ -5,14 +5,24 @@ import { decode, xLng, yLat } from './mercator.js';
 
 /** A GeoJSON Point feature: the input of `load`, returned as it is for unclustered points. */
 export interface PointFeature<P> {
+  /** Always `'Feature'`. */
   type: 'Feature';
+  /** The point's identifier, if it has one. */
   id?: number | string;
+  /** The point's properties, returned as given. */
   properties: P;
-  geometry: { type: 'Point'; coordinates: number[] };
+  /** The point's geometry. */
+  geometry: {
+    /** Always `'Point'`. */
+    type: 'Point';
+    /** Longitude and latitude in degrees (further numbers ignored). */
+    coordinates: number[];
+  };
 }
 
 /** The properties every cluster feature has (the same names as supercluster's). */
 export interface ClusterProperties {
+  /** Always true: marks the feature as a cluster. */
   cluster: true;
   /** The cluster's id, for getChildren, getLeaves and getClusterExpansionZoom. */
   cluster_id: number;
@@ -24,10 +34,19 @@ export interface ClusterProperties {
 
 /** A cluster as a GeoJSON Point feature at the cluster's weighted centre; `id` is its cluster id. */
 export interface ClusterFeature<C> {
+  /** Always `'Feature'`. */
   type: 'Feature';
+  /** The cluster's id, as in `properties.cluster_id`. */
   id: number;
+  /** The cluster fields plus the cluster's reduced properties. */
   properties: ClusterProperties & C;
-  geometry: { type: 'Point'; coordinates: [number, number] };
+  /** The cluster's position. */
+  geometry: {
+    /** Always `'Point'`. */
+    type: 'Point';
+    /** Longitude and latitude in degrees of the cluster's weighted centre. */
+    coordinates: [number, number];
+  };
 }
 
 /**

@@ -8,4 +8,4 @@ export {
   type ClusterProperties,
   type PointFeature,
 } from './features.js';
-export type { ClustererOptions } from './input.js';
+export type { ClustererOptions, FullOptions } from './input.js';

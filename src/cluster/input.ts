@@ -40,6 +40,7 @@ const KNOWN = [
 
 /** The options with their defaults filled in. */
 export type FullOptions<P, C> = Readonly<Required<Omit<ClustererOptions<P, C>, 'reduce'>>> & {
+  /** Folds a point's or cluster's mapped properties into the accumulated ones; null: no reduce. */
   readonly reduce: ((accumulated: C, properties: C) => void) | null;
 };
 

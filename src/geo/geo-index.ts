@@ -16,6 +16,7 @@ export interface GeoIndexOptions {
 
 /** A feature found by `GeoIndex.nearest` or `geoNearest`, with its distance. */
 export interface FeatureHit<P> {
+  /** The feature found, as given in the input. */
   feature: Feature<P>;
   /** The feature's position in the input. */
   index: number;

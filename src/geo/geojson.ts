@@ -9,26 +9,68 @@ export type Position = number[];
 
 /** A GeoJSON geometry. */
 export type Geometry =
-  | { type: 'Point'; coordinates: Position }
-  | { type: 'MultiPoint'; coordinates: Position[] }
-  | { type: 'LineString'; coordinates: Position[] }
-  | { type: 'MultiLineString'; coordinates: Position[][] }
-  | { type: 'Polygon'; coordinates: Position[][] }
-  | { type: 'MultiPolygon'; coordinates: Position[][][] }
-  | { type: 'GeometryCollection'; geometries: Geometry[] };
+  | {
+      /** The geometry's kind. */
+      type: 'Point';
+      /** The point's position. */
+      coordinates: Position;
+    }
+  | {
+      /** The geometry's kind. */
+      type: 'MultiPoint';
+      /** The positions of the points. */
+      coordinates: Position[];
+    }
+  | {
+      /** The geometry's kind. */
+      type: 'LineString';
+      /** The line's positions, two or more. */
+      coordinates: Position[];
+    }
+  | {
+      /** The geometry's kind. */
+      type: 'MultiLineString';
+      /** The lines, each an array of positions. */
+      coordinates: Position[][];
+    }
+  | {
+      /** The geometry's kind. */
+      type: 'Polygon';
+      /** The rings: the outer ring first, then the holes; each closed (last position = first). */
+      coordinates: Position[][];
+    }
+  | {
+      /** The geometry's kind. */
+      type: 'MultiPolygon';
+      /** The polygons, each an array of rings as in a Polygon. */
+      coordinates: Position[][][];
+    }
+  | {
+      /** The geometry's kind. */
+      type: 'GeometryCollection';
+      /** The geometries in the collection. */
+      geometries: Geometry[];
+    };
 
 /** A GeoJSON feature: a geometry (or null) and its properties. */
 export interface Feature<P = Record<string, unknown> | null> {
+  /** Always `'Feature'`. */
   type: 'Feature';
+  /** The feature's geometry, or null for a feature without one. */
   geometry: Geometry | null;
+  /** The feature's properties, returned as given. */
   properties: P;
+  /** The feature's identifier, if it has one. */
   id?: string | number;
+  /** The bounding box the input carries, if any (not used: bounds come from the geometry). */
   bbox?: number[];
 }
 
 /** A GeoJSON FeatureCollection. */
 export interface FeatureCollection<P = Record<string, unknown> | null> {
+  /** Always `'FeatureCollection'`. */
   type: 'FeatureCollection';
+  /** The collection's features. */
   features: Feature<P>[];
 }
 

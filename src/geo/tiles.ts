@@ -19,25 +19,37 @@ export const MAX_ZOOM = 30;
 
 /** A Web Mercator tile: column x (from the west), row y (from the north), zoom z. */
 export interface Tile {
+  /** Column, 0 (west) to 2^z − 1. */
   x: number;
+  /** Row, 0 (north) to 2^z − 1. */
   y: number;
+  /** Zoom level, 0 to 30. */
   z: number;
 }
 
 /** A lon/lat box in degrees. */
 export interface LonLatBox {
+  /** West edge, longitude in degrees. */
   west: number;
+  /** South edge, latitude in degrees. */
   south: number;
+  /** East edge, longitude in degrees. */
   east: number;
+  /** North edge, latitude in degrees. */
   north: number;
 }
 
 /** The tiles from column minX to maxX and row minY to maxY at zoom z (minX > maxX: it wraps). */
 export interface TileRange {
+  /** First column (the west edge's); greater than maxX when the range wraps. */
   minX: number;
+  /** First row (the north edge's). */
   minY: number;
+  /** Last column (the east edge's). */
   maxX: number;
+  /** Last row (the south edge's). */
   maxY: number;
+  /** Zoom level, 0 to 30. */
   z: number;
 }
 
