@@ -104,7 +104,7 @@ const DOORS: Door[] = [
   },
   {
     owner: 'drawIndex style',
-    known: ['colors', 'lineWidth', 'alpha', 'maxDepth'],
+    known: ['colors', 'lineWidth', 'alpha', 'maxDepth', 'minSize'],
     call: (extra) => drawIndex(ctx, tree, { ...extra }),
   },
   {
