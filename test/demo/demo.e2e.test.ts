@@ -1048,7 +1048,14 @@ describe('the demo page', () => {
           const { overflow, variances } = await layout(p);
           expect(overflow, `${id} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
           expect(variances.length).toBeGreaterThan(0);
-          for (const v of variances) expect(v, `${id} at ${width} px`).toBeGreaterThan(50);
+          // Every canvas drawn: polled for a few seconds, since a canvas resized with the layout
+          // is blank until its next frame.
+          await expect
+            .poll(async () => Math.min(...(await layout(p)).variances), {
+              message: `${id} at ${width} px: a blank canvas`,
+              timeout: 5_000,
+            })
+            .toBeGreaterThan(50);
           // The canvas spans its column, the legend is visible.
           const canvas = (await p.locator('#view').boundingBox())!;
           expect(canvas.x).toBeGreaterThanOrEqual(0);
