@@ -69,6 +69,15 @@ export abstract class QueryIndex<T> {
    */
   protected abstract slotItems(): readonly T[] | null;
 
+  /**
+   * The items by the answers of window, shape and pair queries: `slotItems()`, unless the engine
+   * answers those by another numbering (the static tree's curve order).
+   * @internal
+   */
+  protected hitItems(): readonly T[] | null {
+    return this.slotItems();
+  }
+
   /** Every item, in no particular order. */
   abstract all(): T[];
 
@@ -83,7 +92,7 @@ export abstract class QueryIndex<T> {
    * @param rect - `{ x, y, width, height }`.
    */
   search(rect: Rect): T[] {
-    return this.list(this.rectQuery(rect, 0));
+    return this.list(this.rectQuery(rect, 0), this.hitItems());
   }
 
   /**
@@ -91,41 +100,41 @@ export abstract class QueryIndex<T> {
    * (entries of `out` past it are left as they were).
    */
   searchInto(rect: Rect, out: T[]): number {
-    return this.into(this.rectQuery(rect, 0), out);
+    return this.into(this.rectQuery(rect, 0), out, this.hitItems());
   }
 
   /** Items whose bounds contain the point (x, y) (edges count). */
   searchPoint(x: number, y: number): T[] {
-    return this.list(this.pointQuery(x, y));
+    return this.list(this.pointQuery(x, y), this.hitItems());
   }
 
   /** Allocation-free `searchPoint`: writes the items to `out` and returns their count. */
   searchPointInto(x: number, y: number, out: T[]): number {
-    return this.into(this.pointQuery(x, y), out);
+    return this.into(this.pointQuery(x, y), out, this.hitItems());
   }
 
   /**
    * Items whose bounds intersect the closed disc of centre (x, y) and radius r, decided exactly.
    */
   searchCircle(x: number, y: number, r: number): T[] {
-    return this.list(this.circleQuery(x, y, r));
+    return this.list(this.circleQuery(x, y, r), this.hitItems());
   }
 
   /** Allocation-free `searchCircle`: writes the items to `out` and returns their count. */
   searchCircleInto(x: number, y: number, r: number, out: T[]): number {
-    return this.into(this.circleQuery(x, y, r), out);
+    return this.into(this.circleQuery(x, y, r), out, this.hitItems());
   }
 
   /**
    * Items whose bounds intersect the closed segment (x1, y1)-(x2, y2), decided exactly.
    */
   searchSegment(x1: number, y1: number, x2: number, y2: number): T[] {
-    return this.list(this.segmentQuery(x1, y1, x2, y2));
+    return this.list(this.segmentQuery(x1, y1, x2, y2), this.hitItems());
   }
 
   /** Allocation-free `searchSegment`: writes the items to `out` and returns their count. */
   searchSegmentInto(x1: number, y1: number, x2: number, y2: number, out: T[]): number {
-    return this.into(this.segmentQuery(x1, y1, x2, y2), out);
+    return this.into(this.segmentQuery(x1, y1, x2, y2), out, this.hitItems());
   }
 
   /** Whether any item's bounds overlap the rectangle; stops at the first. */
@@ -145,7 +154,7 @@ export abstract class QueryIndex<T> {
    * @param maxDistance - farthest distance included (default Infinity).
    */
   nearest(x: number, y: number, k = 1, maxDistance = Number.POSITIVE_INFINITY): T[] {
-    return this.list(this.nearestQuery(x, y, k, maxDistance));
+    return this.list(this.nearestQuery(x, y, k, maxDistance), this.slotItems());
   }
 
   /**
@@ -187,7 +196,7 @@ export abstract class QueryIndex<T> {
     out: T[],
     distances?: Float64Array | number[],
   ): number {
-    const n = this.into(this.nearestQuery(x, y, k, maxDistance), out);
+    const n = this.into(this.nearestQuery(x, y, k, maxDistance), out, this.slotItems());
     if (distances !== undefined) {
       const keys = this.engine.best.keys;
       for (let i = 0; i < n; i++) distances[i] = keys[i]!;
@@ -245,7 +254,10 @@ export abstract class QueryIndex<T> {
    * @internal
    */
   searchEdges(minX: number, minY: number, maxX: number, maxY: number, limit: number): T[] {
-    return this.list(this.engine.queryRect(stage(minX, minY, maxX, maxY), 0, 0, limit));
+    return this.list(
+      this.engine.queryRect(stage(minX, minY, maxX, maxY), 0, 0, limit),
+      this.hitItems(),
+    );
   }
 
   /**
@@ -265,7 +277,7 @@ export abstract class QueryIndex<T> {
     const n = this.engine.nearest(metric, q, 0, Math.min(k, this.size));
     const found = this.engine.best.keys;
     for (let i = 0; i < n; i++) keys[i] = found[i]!;
-    return this.into(n, out);
+    return this.into(n, out, this.slotItems());
   }
 
   /**
@@ -276,7 +288,7 @@ export abstract class QueryIndex<T> {
     checkFunction('callback', callback);
     this.notWalking('pairs');
     this.pairCallback = callback;
-    this.pairItems = this.slotItems();
+    this.pairItems = this.hitItems();
     try {
       this.pairSlots(this.emitPair);
     } finally {
@@ -290,12 +302,12 @@ export abstract class QueryIndex<T> {
    * rectangle touches. A superset of `search(rect)`, without duplicates.
    */
   retrieve(rect: Rect): T[] {
-    return this.list(this.rectQuery(rect, 1));
+    return this.list(this.rectQuery(rect, 1), this.hitItems());
   }
 
   /** Allocation-free `retrieve`: writes the items to `out` and returns their count. */
   retrieveInto(rect: Rect, out: T[]): number {
-    return this.into(this.rectQuery(rect, 1), out);
+    return this.into(this.rectQuery(rect, 1), out, this.hitItems());
   }
 
   /**
@@ -410,19 +422,19 @@ export abstract class QueryIndex<T> {
     return items === null ? (slot as T) : items[slot]!;
   }
 
-  // The first n result slots as a new array of items, built at its exact length.
-  private list(n: number): T[] {
-    return this.fill(n, new Array<T>(n));
+  // The first n results as a new array of items (`items` by result, or the results themselves
+  // when null), built at its exact length.
+  private list(n: number, items: readonly T[] | null): T[] {
+    return this.fill(n, new Array<T>(n), items);
   }
 
-  private into(n: number, out: T[]): number {
-    this.fill(n, out);
+  private into(n: number, out: T[], items: readonly T[] | null): number {
+    this.fill(n, out, items);
     return n;
   }
 
-  private fill(n: number, out: T[]): T[] {
+  private fill(n: number, out: T[], items: readonly T[] | null): T[] {
     const results = this.engine.results;
-    const items = this.slotItems();
     if (items === null) for (let i = 0; i < n; i++) out[i] = results[i]! as T;
     else for (let i = 0; i < n; i++) out[i] = items[results[i]!]!;
     return out;

@@ -80,6 +80,9 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
   readonly nodeSize: number;
   private readonly tree: PackedTree;
   private readonly items: readonly T[] | null;
+  // The items in curve order, when there are items: window, shape and pair queries answer leaf
+  // positions and read their items from here in runs, not scattered over the input order.
+  private readonly sorted: readonly T[] | null;
   private table: NodeTable | null = null;
 
   private constructor(tree: PackedTree, items: readonly T[] | null) {
@@ -87,6 +90,8 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     this.tree = tree;
     this.items = items;
     this.nodeSize = tree.nodeSize;
+    this.sorted = items === null ? null : curveOrder(items, tree.indices, tree.numItems);
+    if (items !== null) tree.answerPositions();
   }
 
   /**
@@ -155,18 +160,8 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     checkFlat(points, 'fromPoints(points)', 2, 'x, y per point');
     checkOptions(options, 'StaticQuadtree.fromPoints', BUILD_OPTIONS, true);
     const n = points.length / 2;
-    const src = new Float64Array(4 * n);
-    for (let i = 0; i < n; i++) {
-      const x = points[2 * i]!;
-      const y = points[2 * i + 1]!;
-      if (typeof x !== 'number' || x - x !== 0) checkFinite(`points[${2 * i}]`, x);
-      if (typeof y !== 'number' || y - y !== 0) checkFinite(`points[${2 * i + 1}]`, y);
-      src[4 * i] = x;
-      src[4 * i + 1] = y;
-      src[4 * i + 2] = x;
-      src[4 * i + 3] = y;
-    }
-    return new StaticQuadtree<number>(build(arraySource(src, n), options), null);
+    // Read a chunk at a time as zero-size boxes (no copy of all the points at 32 bytes each).
+    return new StaticQuadtree<number>(build(pointSource(points, n), options), null);
   }
 
   /**
@@ -224,6 +219,18 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
   protected slotItems(): readonly T[] | null {
     return this.items;
   }
+
+  protected override hitItems(): readonly T[] | null {
+    return this.sorted;
+  }
+}
+
+// The items in the order of the tree's leaves: a copy of the array, then overwritten (3x faster
+// than pushing, and `new Array(n)` of a large n is a slow dictionary-mode array).
+function curveOrder<T>(items: readonly T[], indices: Int32Array, n: number): T[] {
+  const sorted = items.slice();
+  for (let p = 0; p < n; p++) sorted[p] = items[indices[p]!]!;
+  return sorted;
 }
 
 // Throws unless `values` is an array-like whose length is a multiple of `per`.
@@ -287,6 +294,37 @@ function itemSource<T>(items: readonly T[]): BoxSource {
       } catch {
         return new Float64Array(0);
       }
+      return out;
+    },
+  };
+}
+
+// Reads n points (x, y per point) for the build a chunk at a time as boxes (x, y, x, y), each
+// number checked (a null or a string would otherwise become a number).
+function pointSource(points: ArrayLike<number>, n: number): BoxSource {
+  const chunk = Math.max(1, Math.min(n, CHUNK));
+  const buffer = new Float64Array(4 * chunk);
+  const put = (out: Float64Array, j: number, i: number): void => {
+    const x = points[2 * i]!;
+    const y = points[2 * i + 1]!;
+    if (typeof x !== 'number' || x - x !== 0) checkFinite(`points[${2 * i}]`, x);
+    if (typeof y !== 'number' || y - y !== 0) checkFinite(`points[${2 * i + 1}]`, y);
+    out[j] = x;
+    out[j + 1] = y;
+    out[j + 2] = x;
+    out[j + 3] = y;
+  };
+  return {
+    n,
+    chunk,
+    read: (start, count) => {
+      for (let i = 0; i < count; i++) put(buffer, 4 * i, start + i);
+      return buffer;
+    },
+    sample: (step) => {
+      const picks = sampled(n, step);
+      const out = new Float64Array(4 * picks.length);
+      for (let s = 0; s < picks.length; s++) put(out, 4 * s, picks[s]!);
       return out;
     },
   };

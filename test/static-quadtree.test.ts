@@ -744,6 +744,52 @@ describe('StaticQuadtree fixtures', () => {
     expect(tree.searchPoint(50, 50)).toEqual([]);
   });
 
+  it('queries that find thousands of items (more than the answer array a tree starts with) return every one, from every door and in every walk', () => {
+    const rng = mulberry32(77);
+    // 3000 boxes in a 30 x 30 area: whole-area windows take nodes inside the window whole,
+    // smaller ones scan leaves; circles and segments cross many leaves; points take the
+    // points-only circle walk.
+    const raw = randomBoxes(rng, 3000, 30, 2);
+    for (const mode of MODES) {
+      const { tree, boxes } = build(mode, raw, 8, undefined, true);
+      const whole = { x: -5, y: -5, width: 50, height: 50 };
+      expect(sameItems(tree.search(whole), bruteSearch(boxes, whole)), `${mode} whole`).toBeNull();
+      expect(tree.search(whole)).toHaveLength(3000);
+      const part = { x: 2.5, y: 1, width: 27, height: 26.5 };
+      expect(sameItems(tree.search(part), bruteSearch(boxes, part)), `${mode} part`).toBeNull();
+      for (const r of [40, 14.5]) {
+        expect(
+          sameItems(tree.searchCircle(15, 15, r), exactSearchCircle(boxes, 15, 15, r)),
+          `${mode} searchCircle r = ${r}`,
+        ).toBeNull();
+      }
+      expect(
+        sameItems(tree.searchSegment(-1, -1, 33, 33), bruteSearchSegment(boxes, -1, -1, 33, 33)),
+        `${mode} searchSegment`,
+      ).toBeNull();
+      const all = tree.nearest(10, 10, Number.POSITIVE_INFINITY);
+      expect(
+        checkNearest(all, boxes, 10, 10, 3000, Number.POSITIVE_INFINITY),
+        `${mode} nearest`,
+      ).toBeNull();
+      expect(all).toHaveLength(3000);
+    }
+    // 1500 coincident boxes: every leaf's search in pairs() finds up to 1499 others, while the
+    // callback runs a query that fills the tree's own answer array.
+    const same = Array.from({ length: 1500 }, () => [1, 1, 2, 2]).flat();
+    for (const mode of MODES) {
+      const { tree } = build(mode, same, 4, undefined);
+      let count = 0;
+      let inner = 0;
+      tree.pairs(() => {
+        if (count++ % 100000 === 0)
+          inner += tree.search({ x: 0, y: 0, width: 3, height: 3 }).length;
+      });
+      expect(count, `${mode} pairs`).toBe((1500 * 1499) / 2);
+      expect(inner).toBe(1500 * Math.ceil(count / 100000));
+    }
+  });
+
   it('queries can run inside pairs() and visit() callbacks, but pairs() and visit() cannot nest', () => {
     const tree = StaticQuadtree.fromBoxes(randomBoxes(mulberry32(3), 80, 20, 3), { nodeSize: 3 });
     const whole = { x: -10, y: -10, width: 100, height: 100 };

@@ -156,9 +156,10 @@ function pairChunk(
   counts: Int32Array,
   out: Output,
 ): void {
-  const { boxes, indices, results } = tree;
+  const { boxes, indices } = tree;
   for (let p = from; p < to; p++) {
-    const count = tree.searchRect(boxes, 4 * p, 0, INF, results, 0, p);
+    const count = tree.searchRect(boxes, 4 * p, 0, INF, tree.results, 0, p);
+    const results = tree.results;
     counts[p] = count;
     const ids = out.reserve(2 * count);
     const a = indices[p]!;

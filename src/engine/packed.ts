@@ -40,6 +40,20 @@ const MAGIC = 0x54494b51; // 'QKIT' read as a little-endian u32
 export const FORMAT_VERSION = 1;
 const KIND_STATIC = 1;
 const NODE_SHADE = 1 - 2 ** -50;
+// Room for answers at first; a query that finds more grows the array (the scans write without
+// bounds checks, so each caller makes room before a scan).
+const FIRST_RESULTS = 1024;
+
+// 0, 1, 2, ...: the leaf positions, shared by every tree that answers positions.
+let IDENTITY = new Int32Array(0);
+
+function identity(n: number): Int32Array {
+  if (IDENTITY.length < n) {
+    IDENTITY = new Int32Array(n);
+    for (let i = 0; i < n; i++) IDENTITY[i] = i;
+  }
+  return IDENTITY;
+}
 
 /** A packed static tree over item indices. */
 export class PackedTree {
@@ -49,12 +63,21 @@ export class PackedTree {
   readonly boxes: Float64Array;
   /** Per node: a leaf's item index, an inner node's first child. */
   readonly indices: Int32Array;
+  /**
+   * What window, shape and pair queries answer for leaf p: `emit[p]`, the item index
+   * (`indices`, the default) or, after `answerPositions()`, p itself. Nearest-first queries
+   * always answer item indices.
+   */
+  emit: Int32Array;
   readonly numItems: number;
   readonly nodeSize: number;
   /** The end (in nodes) of each level, from the leaves up. */
   readonly levelEnd: Int32Array;
+  /** The last query's answers; grown on demand (up to the item count), not allocated at build. */
   results: Int32Array;
   walking = 0;
+  // The answers of each leaf's search in `pairs`.
+  private pairOut: Int32Array | null = null;
   private readonly stack: Int32Array;
   private readonly queue = new NodeQueue();
   readonly best = new KBest();
@@ -76,9 +99,18 @@ export class PackedTree {
     this.levelEnd = levelEnd;
     this.boxes = new Float64Array(data, HEADER, 4 * total);
     this.indices = new Int32Array(data, HEADER + 32 * total, total);
-    this.results = new Int32Array(Math.max(numItems, 1));
+    this.emit = this.indices;
+    this.results = new Int32Array(Math.min(Math.max(numItems, 1), FIRST_RESULTS));
     // A depth-first walk holds at most nodeSize - 1 nodes per level plus one.
     this.stack = new Int32Array(2 * (nodeSize * sizes.length + 2));
+  }
+
+  /**
+   * Makes window, shape and pair queries answer leaf positions (curve order) instead of item
+   * indices, for a caller that keeps its items in that order.
+   */
+  answerPositions(): void {
+    this.emit = identity(this.numItems);
   }
 
   /** The number of nodes, leaves included. */
@@ -215,7 +247,7 @@ export class PackedTree {
     n: number,
     after: number,
   ): number {
-    const { boxes, indices, levelEnd, stack, nodeSize } = this;
+    const { boxes, emit, levelEnd, stack, nodeSize } = this;
     if (this.numItems === 0) return n;
     const minX = q[qi]!;
     const minY = q[qi + 1]!;
@@ -238,14 +270,18 @@ export class PackedTree {
         // Leaves: test them (all of them when the parent is inside the query).
         const from = first > after ? first : after + 1;
         if (from < end) {
+          if (n + end - from > out.length) out = this.widen(out, n, n + end - from);
           n =
             inside || all
-              ? scanAll(indices, from, end, out, n)
-              : scanRect(boxes, indices, from, end, q, qi, out, n);
+              ? scanAll(emit, from, end, out, n)
+              : scanRect(boxes, emit, from, end, q, qi, out, n);
         }
       } else if (inside && after < 0) {
         // A node inside the query: its leaves are one contiguous run.
-        n = scanAll(indices, this.leafStart(first, l), this.leafEnd(end, l), out, n);
+        const lo = this.leafStart(first, l);
+        const hi = this.leafEnd(end, l);
+        if (n + hi - lo > out.length) out = this.widen(out, n, n + hi - lo);
+        n = scanAll(emit, lo, hi, out, n);
       } else {
         for (let c = first; c < end; c++) {
           const j = 4 * c;
@@ -265,7 +301,8 @@ export class PackedTree {
   }
 
   searchShape(shape: number, q: Float64Array, qi: number): number {
-    const { boxes, indices, levelEnd, stack, nodeSize, results } = this;
+    const { boxes, emit, levelEnd, stack, nodeSize } = this;
+    let results = this.results;
     if (this.numItems === 0) return 0;
     const a = q[qi]!;
     const b = q[qi + 1]!;
@@ -291,13 +328,17 @@ export class PackedTree {
       const first = this.childRange(pos, l);
       const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
       if (inside) {
-        n = scanAll(indices, this.leafStart(first, l), this.leafEnd(end, l), results, n);
+        const lo = this.leafStart(first, l);
+        const hi = this.leafEnd(end, l);
+        if (n + hi - lo > results.length) results = this.widen(results, n, n + hi - lo);
+        n = scanAll(emit, lo, hi, results, n);
         continue;
       }
       if (l === 1) {
+        if (n + end - first > results.length) results = this.widen(results, n, n + end - first);
         n = swallow
-          ? scanCircle(boxes, indices, first, end, q, qi, results, n)
-          : scanShape(boxes, indices, first, end, shape, q, qi, results, n);
+          ? scanCircle(boxes, emit, first, end, q, qi, results, n)
+          : scanShape(boxes, emit, first, end, shape, q, qi, results, n);
         continue;
       }
       for (let k = first; k < end; k++) {
@@ -342,7 +383,8 @@ export class PackedTree {
    * test decides, so the answers are those of the general walk.
    */
   private searchCirclePoints(x: number, y: number, r: number): number {
-    const { boxes, indices, levelEnd, stack, nodeSize, results } = this;
+    const { boxes, emit, levelEnd, stack, nodeSize } = this;
+    let results = this.results;
     const lo = r * r * (1 - 2 ** -40);
     const hi = r * r * (1 + 2 ** -40);
     const top = levelEnd.length - 1;
@@ -357,7 +399,8 @@ export class PackedTree {
       const first = this.childRange(pos, l);
       const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
       if (l === 1) {
-        n = scanCirclePoints(boxes, indices, first, end, x, y, r, results, n);
+        if (n + end - first > results.length) results = this.widen(results, n, n + end - first);
+        n = scanCirclePoints(boxes, emit, first, end, x, y, r, results, n);
         continue;
       }
       // Inner nodes: drop the far ones, take the swallowed ones whole, descend into the rest.
@@ -376,14 +419,18 @@ export class PackedTree {
           // A leaf group: its leaves at once, not through the stack.
           const from = (k - leaves) * nodeSize;
           const to = Math.min(from + nodeSize, leaves);
+          if (n + to - from > results.length) results = this.widen(results, n, n + to - from);
           n =
             fx * fx + fy * fy < lo
-              ? scanAll(indices, from, to, results, n)
-              : scanCirclePoints(boxes, indices, from, to, x, y, r, results, n);
+              ? scanAll(emit, from, to, results, n)
+              : scanCirclePoints(boxes, emit, from, to, x, y, r, results, n);
           continue;
         }
         if (fx * fx + fy * fy < lo) {
-          n = scanAll(indices, this.leafStart(k, l), this.leafEnd(k + 1, l), results, n);
+          const a = this.leafStart(k, l);
+          const b = this.leafEnd(k + 1, l);
+          if (n + b - a > results.length) results = this.widen(results, n, n + b - a);
+          n = scanAll(emit, a, b, results, n);
           continue;
         }
         stack[sp++] = k;
@@ -391,6 +438,17 @@ export class PackedTree {
       }
     }
     return n;
+  }
+
+  // A copy of `out` with room for `need` answers (at most the item count, unless more are
+  // needed), its first n kept; it replaces `results` or the pairs' array when `out` was one.
+  private widen(out: Int32Array, n: number, need: number): Int32Array {
+    const size = Math.min(Math.max(need, 2 * out.length), Math.max(need, this.numItems));
+    const bigger = new Int32Array(size);
+    bigger.set(out.subarray(0, n));
+    if (out === this.results) this.results = bigger;
+    else if (out === this.pairOut) this.pairOut = bigger;
+    return bigger;
   }
 
   // The first leaf under node `first` of level l (its subtree's leaves are contiguous).
@@ -444,6 +502,7 @@ export class PackedTree {
         if (key <= limit) queue.push(n, key);
       }
     }
+    if (best.length > this.results.length) this.widen(this.results, 0, best.length);
     return best.drain(this.results);
   }
 
@@ -452,11 +511,13 @@ export class PackedTree {
    * the tree for the leaves after it that overlap its box.
    */
   pairs(callback: (a: number, b: number) => void): void {
-    const { boxes, indices, numItems } = this;
-    const out = new Int32Array(Math.max(numItems, 1));
+    const { boxes, emit, numItems } = this;
+    // Its own answer array: the callback may run queries, which write `results`.
+    this.pairOut ??= new Int32Array(Math.min(Math.max(numItems, 1), FIRST_RESULTS));
     for (let p = 0; p < numItems; p++) {
-      const n = this.searchRect(boxes, 4 * p, 0, Number.POSITIVE_INFINITY, out, 0, p);
-      const a = indices[p]!;
+      const n = this.searchRect(boxes, 4 * p, 0, Number.POSITIVE_INFINITY, this.pairOut, 0, p);
+      const out = this.pairOut;
+      const a = emit[p]!;
       for (let i = 0; i < n; i++) callback(a, out[i]!);
     }
   }
