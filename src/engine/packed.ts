@@ -16,6 +16,7 @@
 //   range, which is contiguous in this layout.
 
 import { CorruptBufferError, InvalidTypeError } from '../errors.js';
+import { boxDistanceSq } from '../geometry/rect.js';
 import type { NodeTable } from './aggregate.js';
 import type { NodeView } from './engine.js';
 import { type BoxSource, byteSize, fillTree, HEADER, levelSizes } from './packed-build.js';
@@ -410,9 +411,7 @@ export class PackedTree {
         const minY = boxes[j + 1]!;
         const maxX = boxes[j + 2]!;
         const maxY = boxes[j + 3]!;
-        const nx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
-        const ny = y < minY ? minY - y : y > maxY ? y - maxY : 0;
-        if (nx * nx + ny * ny > hi) continue;
+        if (boxDistanceSq(minX, minY, maxX, maxY, x, y) > hi) continue;
         const fx = x - minX > maxX - x ? x - minX : maxX - x;
         const fy = y - minY > maxY - y ? y - minY : maxY - y;
         if (l === 2) {

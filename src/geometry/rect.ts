@@ -65,8 +65,16 @@ export function boxDistanceSq(
   x: number,
   y: number,
 ): number {
-  const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
-  const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
+  // Branch-free (a coin-flip branch per axis costs more than the arithmetic): max(a, 0) is
+  // (a + |a|) / 2, exactly, and at most one side of each axis is positive. (Only an overflow to
+  // -Infinity makes it NaN, which every caller takes as "decide exactly".) Each side is summed
+  // on its own: one of them is 0, so the other is not rounded away.
+  const ax = minX - x;
+  const bx = x - maxX;
+  const ay = minY - y;
+  const by = y - maxY;
+  const dx = (ax + Math.abs(ax) + (bx + Math.abs(bx))) * 0.5;
+  const dy = (ay + Math.abs(ay) + (by + Math.abs(by))) * 0.5;
   return dx * dx + dy * dy;
 }
 

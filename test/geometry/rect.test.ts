@@ -33,6 +33,28 @@ describe('box predicates', () => {
     expect(boxContainsBox(0, 0, 4, 4, 3, 3, 5, 4)).toBe(false);
   });
 
+  it('boxDistanceSq gives exactly the squared gap of the side the point is beyond, with tiny gaps beside huge boxes', () => {
+    // The gap per axis, one side at a time (the reference the branch-free form must equal).
+    const gap = (lo: number, hi: number, v: number): number =>
+      v < lo ? lo - v : v > hi ? v - hi : 0;
+    const scale = fc.constantFrom(1e-300, 1e-145, 1e-20, 1, 1e20, 1e150);
+    const value = fc.tuple(fc.double({ min: -4, max: 4, noNaN: true }), scale);
+    fc.assert(
+      fc.property(value, value, value, value, value, value, (a, b, c, d, e, f) => {
+        const [x0, x1] = [a[0] * a[1], b[0] * b[1]].sort((p, q) => p - q) as [number, number];
+        const [y0, y1] = [c[0] * c[1], d[0] * d[1]].sort((p, q) => p - q) as [number, number];
+        const x = e[0] * e[1];
+        const y = f[0] * f[1];
+        const dx = gap(x0, x1, x);
+        const dy = gap(y0, y1, y);
+        expect(boxDistanceSq(x0, y0, x1, y1, x, y)).toBe(dx * dx + dy * dy);
+      }),
+      { numRuns: 5000 },
+    );
+    // A point 1e-145 below a box half a unit tall: the gap is not lost beside the far side.
+    expect(boxDistanceSq(0, 1e-145, 0, 0.5, 0, 0)).toBe(1e-145 * 1e-145);
+  });
+
   it('boxDistanceSq is 0 inside and on the edge, and the squared gap outside', () => {
     expect(boxDistanceSq(0, 0, 2, 2, 1, 1)).toBe(0);
     expect(boxDistanceSq(0, 0, 2, 2, 2, 1)).toBe(0);
