@@ -1,5 +1,5 @@
-// quadkit benchmark runner: runs each workload with quadkit and its peers in one process, then
-// prints one markdown table per workload and writes bench/results/latest.{md,json} (full runs)
+// quadkit benchmark runner: runs each workload with quadkit and its peers, each workload (each
+// part of one) in a Node process of its own, then prints one markdown table per workload and writes bench/results/latest.{md,json} (full runs)
 // or bench/results/partial.{md,json} (--quick or filtered runs).
 //
 //   node bench/index.js            full run (a few minutes)
@@ -249,22 +249,52 @@ async function main() {
     console.error(quadkitNote);
   }
 
+  // Child mode: run one part of one workload and print its result as JSON on stdout.
+  const child = args.indexOf('--child');
+  if (child >= 0) {
+    const w = WORKLOADS.find((x) => x.id === args[child + 1]);
+    const partArg = args[child + 2];
+    const part = partArg === undefined || partArg === '-' ? undefined : JSON.parse(partArg);
+    console.log = console.error; // stdout carries the result only
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const r = await w.run({ quick, quadkit, part });
+    const seconds = (performance.now() - t0) / 1000;
+    const c = process.cpuUsage(c0);
+    r.cpuShare = (c.user + c.system) / 1e6 / seconds;
+    process.stdout.write(JSON.stringify({ result: r, sink: sink.value }));
+    return;
+  }
+
   const env = environment(quick);
   console.log(`${env.line}\n`);
   const results = [];
   for (const w of selected) {
     for (const part of w.parts ? w.parts({ quick }) : [undefined]) {
       const t0 = performance.now();
-      const c0 = process.cpuUsage();
       const label = `${w.id}${part === undefined ? '' : ` (${part})`}`;
       console.error(`running ${label}${quick ? ' (quick)' : ''}...`);
-      const r = await w.run({ quick, quadkit, part });
+      // Each part runs in a Node process of its own: a fresh heap and fresh JIT state, so that
+      // no earlier workload's type feedback, optimized code or garbage shapes its timings (the
+      // way an application that uses one kind of index runs).
+      const out = execFileSync(
+        process.execPath,
+        [
+          ...process.execArgv,
+          fileURLToPath(import.meta.url),
+          ...(quick ? ['--quick'] : []),
+          '--child',
+          w.id,
+          part === undefined ? '-' : JSON.stringify(part),
+        ],
+        { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 },
+      );
+      const { result: r, sink: value } = JSON.parse(out);
+      sink.value += value;
       r.seconds = (performance.now() - t0) / 1000;
-      // Share of the wall time this process was on a CPU. Well below 1 means other processes
-      // competed for the cores and every timing of this workload is inflated by an unknown amount.
-      const c = process.cpuUsage(c0);
-      r.cpuShare = (c.user + c.system) / 1e6 / r.seconds;
       r.warnings ??= [];
+      // Share of the wall time the child was on a CPU. Well below 1 means other processes
+      // competed for the cores and every timing of this workload is inflated by an unknown amount.
       // (A workload whose measurements run in child processes waits here: its share says nothing.)
       if (r.cpuShare < 0.9 && !r.inChildProcesses) {
         r.warnings.push(
