@@ -70,6 +70,14 @@ export abstract class QueryIndex<T> {
   protected abstract slotItems(): readonly T[] | null;
 
   /**
+   * Where slot s's item is in `slotItems()`: `slotRank()[s]`, or s itself when null.
+   * @internal
+   */
+  protected slotRank(): Uint32Array | null {
+    return null;
+  }
+
+  /**
    * The items by the answers of window, shape and pair queries: `slotItems()`, unless the engine
    * answers those by another numbering (the static tree's curve order).
    * @internal
@@ -92,7 +100,7 @@ export abstract class QueryIndex<T> {
    * @param rect - `{ x, y, width, height }`.
    */
   search(rect: Rect): T[] {
-    return this.list(this.rectQuery(rect, 0), this.hitItems());
+    return this.list(this.rectQuery(rect, 0), this.hitItems(), null);
   }
 
   /**
@@ -100,41 +108,41 @@ export abstract class QueryIndex<T> {
    * (entries of `out` past it are left as they were).
    */
   searchInto(rect: Rect, out: T[]): number {
-    return this.into(this.rectQuery(rect, 0), out, this.hitItems());
+    return this.into(this.rectQuery(rect, 0), out, this.hitItems(), null);
   }
 
   /** Items whose bounds contain the point (x, y) (edges count). */
   searchPoint(x: number, y: number): T[] {
-    return this.list(this.pointQuery(x, y), this.hitItems());
+    return this.list(this.pointQuery(x, y), this.hitItems(), null);
   }
 
   /** Allocation-free `searchPoint`: writes the items to `out` and returns their count. */
   searchPointInto(x: number, y: number, out: T[]): number {
-    return this.into(this.pointQuery(x, y), out, this.hitItems());
+    return this.into(this.pointQuery(x, y), out, this.hitItems(), null);
   }
 
   /**
    * Items whose bounds intersect the closed disc of centre (x, y) and radius r, decided exactly.
    */
   searchCircle(x: number, y: number, r: number): T[] {
-    return this.list(this.circleQuery(x, y, r), this.hitItems());
+    return this.list(this.circleQuery(x, y, r), this.hitItems(), null);
   }
 
   /** Allocation-free `searchCircle`: writes the items to `out` and returns their count. */
   searchCircleInto(x: number, y: number, r: number, out: T[]): number {
-    return this.into(this.circleQuery(x, y, r), out, this.hitItems());
+    return this.into(this.circleQuery(x, y, r), out, this.hitItems(), null);
   }
 
   /**
    * Items whose bounds intersect the closed segment (x1, y1)-(x2, y2), decided exactly.
    */
   searchSegment(x1: number, y1: number, x2: number, y2: number): T[] {
-    return this.list(this.segmentQuery(x1, y1, x2, y2), this.hitItems());
+    return this.list(this.segmentQuery(x1, y1, x2, y2), this.hitItems(), null);
   }
 
   /** Allocation-free `searchSegment`: writes the items to `out` and returns their count. */
   searchSegmentInto(x1: number, y1: number, x2: number, y2: number, out: T[]): number {
-    return this.into(this.segmentQuery(x1, y1, x2, y2), out, this.hitItems());
+    return this.into(this.segmentQuery(x1, y1, x2, y2), out, this.hitItems(), null);
   }
 
   /** Whether any item's bounds overlap the rectangle; stops at the first. */
@@ -154,7 +162,7 @@ export abstract class QueryIndex<T> {
    * @param maxDistance - farthest distance included (default Infinity).
    */
   nearest(x: number, y: number, k = 1, maxDistance = Number.POSITIVE_INFINITY): T[] {
-    return this.list(this.nearestQuery(x, y, k, maxDistance), this.slotItems());
+    return this.list(this.nearestQuery(x, y, k, maxDistance), this.slotItems(), this.slotRank());
   }
 
   /**
@@ -196,7 +204,12 @@ export abstract class QueryIndex<T> {
     out: T[],
     distances?: Float64Array | number[],
   ): number {
-    const n = this.into(this.nearestQuery(x, y, k, maxDistance), out, this.slotItems());
+    const n = this.into(
+      this.nearestQuery(x, y, k, maxDistance),
+      out,
+      this.slotItems(),
+      this.slotRank(),
+    );
     if (distances !== undefined) {
       const keys = this.engine.best.keys;
       for (let i = 0; i < n; i++) distances[i] = keys[i]!;
@@ -257,6 +270,7 @@ export abstract class QueryIndex<T> {
     return this.list(
       this.engine.queryRect(stage(minX, minY, maxX, maxY), 0, 0, limit),
       this.hitItems(),
+      null,
     );
   }
 
@@ -277,7 +291,7 @@ export abstract class QueryIndex<T> {
     const n = this.engine.nearest(metric, q, 0, Math.min(k, this.size));
     const found = this.engine.best.keys;
     for (let i = 0; i < n; i++) keys[i] = found[i]!;
-    return this.into(n, out, this.slotItems());
+    return this.into(n, out, this.slotItems(), this.slotRank());
   }
 
   /**
@@ -302,12 +316,12 @@ export abstract class QueryIndex<T> {
    * rectangle touches. A superset of `search(rect)`, without duplicates.
    */
   retrieve(rect: Rect): T[] {
-    return this.list(this.rectQuery(rect, 1), this.hitItems());
+    return this.list(this.rectQuery(rect, 1), this.hitItems(), null);
   }
 
   /** Allocation-free `retrieve`: writes the items to `out` and returns their count. */
   retrieveInto(rect: Rect, out: T[]): number {
-    return this.into(this.rectQuery(rect, 1), out, this.hitItems());
+    return this.into(this.rectQuery(rect, 1), out, this.hitItems(), null);
   }
 
   /**
@@ -419,31 +433,34 @@ export abstract class QueryIndex<T> {
   private itemAt(i: number): T {
     const slot = this.engine.results[i]!;
     const items = this.slotItems();
-    return items === null ? (slot as T) : items[slot]!;
+    if (items === null) return slot as T;
+    const rank = this.slotRank();
+    return items[rank === null ? slot : rank[slot]!]!;
   }
 
-  // The first n results as a new array of items (`items` by result, or the results themselves
-  // when null), built at its exact length. An item array starts as a slice of `items` (n <= its
-  // length): a copy of the right elements kind, so the stores below need no transition, about
-  // 1.5 ns per item less than filling `new Array(n)`; its own loop keeps its stores' feedback
-  // apart from `into`'s, whose arrays are the caller's.
-  private list(n: number, items: readonly T[] | null): T[] {
-    if (items === null) return this.fill(n, new Array<T>(n), null);
+  // The first n results as a new array of items (`items` by result, through `rank` when given,
+  // or the results themselves when null), built at its exact length. An item array starts as a
+  // slice of `items` (n <= its length): a copy of the right elements kind, so the stores below
+  // need no transition, about 1.5 ns per item less than filling `new Array(n)`; its own loop
+  // keeps its stores' feedback apart from `into`'s, whose arrays are the caller's.
+  private list(n: number, items: readonly T[] | null, rank: Uint32Array | null): T[] {
+    if (items === null || rank !== null) return this.fill(n, new Array<T>(n), items, rank);
     const out = items.slice(0, n);
     const results = this.engine.results;
     for (let i = 0; i < n; i++) out[i] = items[results[i]!]!;
     return out;
   }
 
-  private into(n: number, out: T[], items: readonly T[] | null): number {
-    this.fill(n, out, items);
+  private into(n: number, out: T[], items: readonly T[] | null, rank: Uint32Array | null): number {
+    this.fill(n, out, items, rank);
     return n;
   }
 
-  private fill(n: number, out: T[], items: readonly T[] | null): T[] {
+  private fill(n: number, out: T[], items: readonly T[] | null, rank: Uint32Array | null): T[] {
     const results = this.engine.results;
     if (items === null) for (let i = 0; i < n; i++) out[i] = results[i]! as T;
-    else for (let i = 0; i < n; i++) out[i] = items[results[i]!]!;
+    else if (rank === null) for (let i = 0; i < n; i++) out[i] = items[results[i]!]!;
+    else for (let i = 0; i < n; i++) out[i] = items[rank[results[i]!]!]!;
     return out;
   }
 }

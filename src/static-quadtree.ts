@@ -79,19 +79,20 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
   /** Children per node. */
   readonly nodeSize: number;
   private readonly tree: PackedTree;
-  private readonly items: readonly T[] | null;
-  // The items in curve order, when there are items: window, shape and pair queries answer leaf
-  // positions and read their items from here in runs, not scattered over the input order.
+  // The items in curve order (a copy), when there are items: window, shape and pair queries
+  // answer leaf positions and read their items from here in runs, not scattered over the input
+  // order; item i (input order) is at rank[i].
   private readonly sorted: readonly T[] | null;
+  private readonly rank: Uint32Array | null;
   private table: NodeTable | null = null;
 
-  private constructor(tree: PackedTree, items: readonly T[] | null) {
+  private constructor(tree: PackedTree, items: readonly T[] | null, rank: Uint32Array | null) {
     super(tree);
     this.tree = tree;
-    this.items = items;
     this.nodeSize = tree.nodeSize;
-    this.sorted = items === null ? null : curveOrder(items, tree.indices, tree.numItems);
-    if (items !== null) tree.answerPositions();
+    this.rank = rank;
+    this.sorted = items === null || rank === null ? null : curveOrder(items, rank);
+    if (this.sorted !== null) tree.answerPositions();
   }
 
   /**
@@ -126,7 +127,8 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
       readRects(items, toRect, boxes, '', 0, items.length);
       source = arraySource(boxes, items.length);
     }
-    return new StaticQuadtree<T>(build(source, options ?? {}), items.slice());
+    const rank = new Uint32Array(items.length);
+    return new StaticQuadtree<T>(build(source, options ?? {}, rank), items, rank);
   }
 
   /**
@@ -145,7 +147,7 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     // (a null or a string would otherwise become a number).
     const src = boxes instanceof Float64Array ? boxes : toNumbers(boxes, 'boxes');
     // (The build checks every box in its first pass over them.)
-    return new StaticQuadtree<number>(build(arraySource(src, n), options), null);
+    return new StaticQuadtree<number>(build(arraySource(src, n), options, null), null, null);
   }
 
   /**
@@ -161,7 +163,7 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     checkOptions(options, 'StaticQuadtree.fromPoints', BUILD_OPTIONS, true);
     const n = points.length / 2;
     // Read a chunk at a time as zero-size boxes (no copy of all the points at 32 bytes each).
-    return new StaticQuadtree<number>(build(pointSource(points, n), options), null);
+    return new StaticQuadtree<number>(build(pointSource(points, n), options, null), null, null);
   }
 
   /**
@@ -171,7 +173,7 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
    * @param buffer - an ArrayBuffer or SharedArrayBuffer from `toBuffer()`.
    */
   static fromBuffer(buffer: ArrayBuffer | SharedArrayBuffer): StaticQuadtree<number> {
-    return new StaticQuadtree<number>(PackedTree.open(buffer), null);
+    return new StaticQuadtree<number>(PackedTree.open(buffer), null, null);
   }
 
   /**
@@ -187,8 +189,12 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
 
   /** Every item (or item index), in input order. */
   all(): T[] {
-    if (this.items !== null) return this.items.slice();
-    return Array.from({ length: this.size }, (_, i) => i as T);
+    const { sorted, rank } = this;
+    if (sorted === null || rank === null)
+      return Array.from({ length: this.size }, (_, i) => i as T);
+    const out = sorted.slice();
+    for (let i = 0; i < out.length; i++) out[i] = sorted[rank[i]!]!;
+    return out;
   }
 
   /**
@@ -213,11 +219,15 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
    */
   visitAfter(callback: AggregateCallback, options: AggregateOptions<T> = {}): void {
     this.table ??= new NodeTable();
-    visitAfter(this.tree, this.table, this.items, callback, options);
+    visitAfter(this.tree, this.table, this.sorted, callback, options);
   }
 
   protected slotItems(): readonly T[] | null {
-    return this.items;
+    return this.sorted;
+  }
+
+  protected override slotRank(): Uint32Array | null {
+    return this.rank;
   }
 
   protected override hitItems(): readonly T[] | null {
@@ -225,11 +235,12 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
   }
 }
 
-// The items in the order of the tree's leaves: a copy of the array, then overwritten (3x faster
-// than pushing, and `new Array(n)` of a large n is a slow dictionary-mode array).
-function curveOrder<T>(items: readonly T[], indices: Int32Array, n: number): T[] {
+// The items in the order of the tree's leaves, item i at rank[i]: a copy of the array, then
+// overwritten in input order (3x faster than pushing, and `new Array(n)` of a large n is a slow
+// dictionary-mode array).
+function curveOrder<T>(items: readonly T[], rank: Uint32Array): T[] {
   const sorted = items.slice();
-  for (let p = 0; p < n; p++) sorted[p] = items[indices[p]!]!;
+  for (let i = 0; i < rank.length; i++) sorted[rank[i]!] = items[i]!;
   return sorted;
 }
 
@@ -331,7 +342,11 @@ function pointSource(points: ArrayLike<number>, n: number): BoxSource {
 }
 
 // Builds the packed tree; a bad box of an array is named by checkBoxes.
-function build<T>(source: BoxSource, options: StaticQuadtreeOptions<T>): PackedTree {
+function build<T>(
+  source: BoxSource,
+  options: StaticQuadtreeOptions<T>,
+  rank: Uint32Array | null,
+): PackedTree {
   const { nodeSize = DEFAULT_NODE_SIZE, shared = false } = options;
   checkInteger('options.nodeSize', nodeSize, 2, 65536);
   checkFlag('options.shared', shared);
@@ -345,7 +360,7 @@ function build<T>(source: BoxSource, options: StaticQuadtreeOptions<T>): PackedT
       'quadkit: options.shared needs SharedArrayBuffer (a cross-origin isolated page)',
     );
   }
-  const tree = PackedTree.build(source, nodeSize, shared === true, bounds);
+  const tree = PackedTree.build(source, nodeSize, shared === true, bounds, rank);
   if (tree === null) {
     checkBoxes(source.read(0, source.n), source.n);
     throw new InvalidValueError('quadkit: a box is not 4 finite numbers with min <= max');

@@ -381,8 +381,8 @@ function buildLevel(
 /**
  * Builds the tree of `source`'s boxes into `boxes` and `indices` (the views of a new buffer laid
  * out for levels `sizes`), over the curve's grid `bounds` (minX, minY, maxX, maxY) or, when null,
- * a box around the boxes. Returns false, with the tree half built, when a box has min > max, a
- * NaN or an infinite coordinate.
+ * a box around the boxes, and writes each item's leaf position to `rank` (n entries). Returns
+ * false, with the tree half built, when a box has min > max, a NaN or an infinite coordinate.
  */
 export function fillTree(
   source: BoxSource,
@@ -391,6 +391,7 @@ export function fillTree(
   bounds: Float64Array | null,
   boxes: Float64Array,
   indices: Int32Array,
+  rank: Uint32Array,
 ): boolean {
   const n = source.n;
   // Each step is a function of its own with one hot loop: V8 optimizes each on its own, with
@@ -432,7 +433,6 @@ export function fillTree(
     if (!keyPass(source, seen.slice(), keys, counts, seen)) return false;
   }
   // The leaves, in curve order.
-  const rank = new Uint32Array(n);
   const ids = new Int32Array(scratch, at + 4 * n, n);
   const keys2 = new Uint32Array(scratch, at + 8 * n, n);
   const ids2 = new Int32Array(scratch, at + 12 * n, n);

@@ -126,14 +126,15 @@ export class PackedTree {
   /**
    * Builds the tree over the boxes of `source` in a new ArrayBuffer, or a SharedArrayBuffer when
    * `shared`. `bounds` (minX, minY, maxX, maxY) sets the grid of the curve; a box around the
-   * boxes when null. Returns null when a box has min > max, a NaN or an infinite coordinate
-   * (the caller names it).
+   * boxes when null. Each item's leaf position goes to `rank` when given. Returns null when a
+   * box has min > max, a NaN or an infinite coordinate (the caller names it).
    */
   static build(
     source: BoxSource,
     nodeSize: number,
     shared: boolean,
     bounds: Float64Array | null,
+    rank: Uint32Array | null,
   ): PackedTree | null {
     const n = source.n;
     const sizes = levelSizes(n, nodeSize);
@@ -141,7 +142,8 @@ export class PackedTree {
     for (const s of sizes) nodes += s;
     const data = shared ? new SharedArrayBuffer(byteSize(nodes)) : new ArrayBuffer(byteSize(nodes));
     const tree = new PackedTree(data, n, nodeSize);
-    return fillTree(source, sizes, nodeSize, bounds, tree.boxes, tree.indices) ? tree : null;
+    const ranks = rank ?? new Uint32Array(n);
+    return fillTree(source, sizes, nodeSize, bounds, tree.boxes, tree.indices, ranks) ? tree : null;
   }
 
   /**
@@ -522,12 +524,12 @@ export class PackedTree {
   }
 
   /**
-   * Lists the inner nodes in pre-order, and the items of each lowest one at the centre of their
-   * boxes, into `table` (see aggregate.ts).
+   * Lists the inner nodes in pre-order, and the items of each lowest one (as window queries
+   * answer them, see `emit`) at the centre of their boxes, into `table` (see aggregate.ts).
    */
   listNodes(table: NodeTable): void {
     table.reset();
-    const { boxes, indices, levelEnd, nodeSize } = this;
+    const { boxes, emit, levelEnd, nodeSize } = this;
     if (this.numItems === 0) return;
     const levels = levelEnd.length;
     // Triples (position, level, parent's number in the table): at most nodeSize per level.
@@ -555,7 +557,7 @@ export class PackedTree {
           const cb = 4 * c;
           table.addEntry(
             k,
-            indices[c]!,
+            emit[c]!,
             (boxes[cb]! + boxes[cb + 2]!) / 2,
             (boxes[cb + 1]! + boxes[cb + 3]!) / 2,
           );
