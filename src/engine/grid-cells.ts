@@ -12,8 +12,6 @@ import { Rows } from './rows.js';
 import { PairBuffer } from './scan.js';
 
 export const INF = Number.POSITIVE_INFINITY;
-/** Widens a node's box by a hair, for the kNN bound (see scan.ts). */
-export const NODE_SHADE = 1 - 2 ** -50;
 
 // Fields of a cell's record in `cells` (4 ints).
 export const START = 0;

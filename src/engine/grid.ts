@@ -22,21 +22,13 @@
 //   objects", Millington, Game Physics Engine Development, 12.4).
 
 import type { Engine, NodeView } from './engine.js';
-import {
-  COUNT,
-  compact1by1,
-  GridCells,
-  INF,
-  levelOf,
-  NODE_SHADE,
-  START,
-  SUB,
-} from './grid-cells.js';
+import { COUNT, compact1by1, GridCells, INF, levelOf, START, SUB } from './grid-cells.js';
 import type { Rows } from './rows.js';
 import {
   boxKey,
   CIRCLE,
   maxKey,
+  NODE_SHADE,
   scanAll,
   scanNearest,
   scanRect,

@@ -13,37 +13,22 @@
 //   "Fast Hilbert curve generation, sorting, and range queries" (rawrunprotected.com), also
 //   used by flatbush, computed from a state table 4 bits per axis at a time.
 // - Queries reuse the shared kernels; a node inside a window copies its whole subtree's leaf
-//   range, which is contiguous in this layout.
+//   range, which is contiguous in this layout. The build is in packed-build.ts, the window,
+//   shape and pair walks in packed-walk.ts, the nearest-first walk in packed-nearest.ts; this
+//   file holds the layout, the buffer format and the walks' shared helpers.
 
 import { CorruptBufferError, InvalidTypeError } from '../errors.js';
-import { boxDistanceSq } from '../geometry/rect.js';
 import type { NodeTable } from './aggregate.js';
 import type { NodeView } from './engine.js';
 import { type BoxSource, byteSize, fillTree, HEADER, levelSizes } from './packed-build.js';
+import { nearest } from './packed-nearest.js';
+import { FIRST_RESULTS, pairs, searchRect, searchShape } from './packed-walk.js';
 import { KBest, NodeQueue } from './queue.js';
-import {
-  boxKey,
-  CIRCLE,
-  maxKey,
-  POINT,
-  scanAll,
-  scanCircle,
-  scanCirclePoints,
-  scanNearest,
-  scanNearestPoints,
-  scanRect,
-  scanShape,
-  shapeHits,
-} from './scan.js';
 
 const MAGIC = 0x54494b51; // 'QKIT' read as a little-endian u32
 /** Version of the buffer format; fromBuffer refuses any other. */
 export const FORMAT_VERSION = 1;
 const KIND_STATIC = 1;
-const NODE_SHADE = 1 - 2 ** -50;
-// Room for answers at first; a query that finds more grows the array (the scans write without
-// bounds checks, so each caller makes room before a scan).
-const FIRST_RESULTS = 1024;
 
 // 0, 1, 2, ...: the leaf positions, shared by every tree that answers positions.
 let IDENTITY = new Int32Array(0);
@@ -78,9 +63,9 @@ export class PackedTree {
   results: Int32Array;
   walking = 0;
   // The answers of each leaf's search in `pairs`.
-  private pairOut: Int32Array | null = null;
-  private readonly stack: Int32Array;
-  private readonly queue = new NodeQueue();
+  pairOut: Int32Array | null = null;
+  readonly stack: Int32Array;
+  readonly queue = new NodeQueue();
   readonly best = new KBest();
   private readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
   // Whether every leaf box is a point (1), not (0), or not yet known (-1).
@@ -228,7 +213,7 @@ export class PackedTree {
   }
 
   // The first child and the end of the children of inner node `pos` on level `l` (> 0).
-  private childRange(pos: number, l: number): number {
+  childRange(pos: number, l: number): number {
     const start = l === 1 ? 0 : this.levelEnd[l - 2]!;
     return start + (pos - this.levelEnd[l - 1]!) * this.nodeSize;
   }
@@ -238,8 +223,9 @@ export class PackedTree {
   }
 
   /**
-   * Writes into `out` from `n` the item indices whose boxes overlap q[qi..qi+3] (every leaf of
-   * every node it meets when `all`), only leaves after position `after`; returns the new count.
+   * Writes into `out` from `n` the answers for the leaves whose boxes overlap q[qi..qi+3] (every
+   * leaf of every node it meets when `all`), only leaves after position `after`; returns the new
+   * count (see packed-walk.ts).
    */
   searchRect(
     q: Float64Array,
@@ -250,120 +236,15 @@ export class PackedTree {
     n: number,
     after: number,
   ): number {
-    const { boxes, emit, levelEnd, stack, nodeSize } = this;
-    if (this.numItems === 0) return n;
-    const minX = q[qi]!;
-    const minY = q[qi + 1]!;
-    const maxX = q[qi + 2]!;
-    const maxY = q[qi + 3]!;
-    const top = levelEnd.length - 1;
-    let sp = 0;
-    // Stack entries: node position, then level (negated, minus one, when inside the query).
-    stack[sp++] = levelEnd[top]! - 1;
-    stack[sp++] = top;
-    while (sp > 0) {
-      let l = stack[--sp]!;
-      const pos = stack[--sp]!;
-      const inside = l < 0;
-      if (inside) l = -l - 1;
-      if (l === 0) continue; // leaves are handled with their parent
-      const first = this.childRange(pos, l);
-      const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
-      if (l === 1) {
-        // Leaves: test them (all of them when the parent is inside the query).
-        const from = first > after ? first : after + 1;
-        if (from < end) {
-          if (n + end - from > out.length) out = this.widen(out, n, n + end - from);
-          n =
-            inside || all
-              ? scanAll(emit, from, end, out, n)
-              : scanRect(boxes, emit, from, end, q, qi, out, n);
-        }
-      } else if (inside && after < 0) {
-        // A node inside the query: its leaves are one contiguous run.
-        const lo = this.leafStart(first, l);
-        const hi = this.leafEnd(end, l);
-        if (n + hi - lo > out.length) out = this.widen(out, n, n + hi - lo);
-        n = scanAll(emit, lo, hi, out, n);
-      } else {
-        for (let c = first; c < end; c++) {
-          const j = 4 * c;
-          const a = boxes[j]!;
-          const b = boxes[j + 1]!;
-          const d = boxes[j + 2]!;
-          const e = boxes[j + 3]!;
-          if (!inside && (a > maxX || b > maxY || d < minX || e < minY)) continue;
-          stack[sp++] = c;
-          stack[sp++] =
-            inside || (a >= minX && b >= minY && d <= maxX && e <= maxY) ? -(l - 1) - 1 : l - 1;
-        }
-      }
-      if (n >= limit) break;
-    }
-    return n;
+    return searchRect(this, q, qi, all, limit, out, n, after);
   }
 
   searchShape(shape: number, q: Float64Array, qi: number): number {
-    const { boxes, emit, levelEnd, stack, nodeSize } = this;
-    let results = this.results;
-    if (this.numItems === 0) return 0;
-    const a = q[qi]!;
-    const b = q[qi + 1]!;
-    const c = q[qi + 2]!;
-    const d = q[qi + 3]!;
-    // A circle swallows a node whose farthest corner is clearly within it (by a margin far above
-    // rounding, in the range where floating point is relative): its leaves are taken untested.
-    const r2 = shape === CIRCLE ? c * c * (1 - 2 ** -40) : -1;
-    const swallow = r2 > 1e-280 && r2 < 1e280;
-    if (swallow && this.allPoints()) return this.searchCirclePoints(a, b, c);
-    const top = levelEnd.length - 1;
-    let n = 0;
-    let sp = 0;
-    // Stack entries: node position, then level (negated, minus one, when inside the circle).
-    stack[sp++] = levelEnd[top]! - 1;
-    stack[sp++] = top;
-    while (sp > 0) {
-      let l = stack[--sp]!;
-      const pos = stack[--sp]!;
-      const inside = l < 0;
-      if (inside) l = -l - 1;
-      if (l === 0) continue;
-      const first = this.childRange(pos, l);
-      const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
-      if (inside) {
-        const lo = this.leafStart(first, l);
-        const hi = this.leafEnd(end, l);
-        if (n + hi - lo > results.length) results = this.widen(results, n, n + hi - lo);
-        n = scanAll(emit, lo, hi, results, n);
-        continue;
-      }
-      if (l === 1) {
-        if (n + end - first > results.length) results = this.widen(results, n, n + end - first);
-        n = swallow
-          ? scanCircle(boxes, emit, first, end, q, qi, results, n)
-          : scanShape(boxes, emit, first, end, shape, q, qi, results, n);
-        continue;
-      }
-      for (let k = first; k < end; k++) {
-        const j = 4 * k;
-        const minX = boxes[j]!;
-        const minY = boxes[j + 1]!;
-        const maxX = boxes[j + 2]!;
-        const maxY = boxes[j + 3]!;
-        if (!shapeHits(shape, minX, minY, maxX, maxY, a, b, c, d)) continue;
-        stack[sp++] = k;
-        if (swallow) {
-          const fx = Math.max(a - minX, maxX - a);
-          const fy = Math.max(b - minY, maxY - b);
-          stack[sp++] = fx * fx + fy * fy < r2 ? -(l - 1) - 1 : l - 1;
-        } else stack[sp++] = l - 1;
-      }
-    }
-    return n;
+    return searchShape(this, shape, q, qi);
   }
 
   // Whether every leaf box is a point (minX === maxX, minY === maxY), found once by a scan.
-  private allPoints(): boolean {
+  allPoints(): boolean {
     if (this.pointLeaves < 0) {
       const { boxes, numItems } = this;
       let p = 0;
@@ -378,72 +259,9 @@ export class PackedTree {
     return this.pointLeaves === 1;
   }
 
-  /**
-   * `searchShape(CIRCLE)` for a tree of points, centre (x, y), radius r (its square well inside
-   * the normal range): a child is dropped when its squared distance is clearly beyond r², a
-   * node clearly inside gives its leaves untested, and a leaf is decided by one squared distance
-   * (the same value the box test computes for a point) unless it is on the rim, where the exact
-   * test decides, so the answers are those of the general walk.
-   */
-  private searchCirclePoints(x: number, y: number, r: number): number {
-    const { boxes, emit, levelEnd, stack, nodeSize } = this;
-    let results = this.results;
-    const lo = r * r * (1 - 2 ** -40);
-    const hi = r * r * (1 + 2 ** -40);
-    const top = levelEnd.length - 1;
-    const leaves = levelEnd[0]!;
-    let n = 0;
-    let sp = 0;
-    stack[sp++] = levelEnd[top]! - 1;
-    stack[sp++] = top;
-    while (sp > 0) {
-      const l = stack[--sp]!;
-      const pos = stack[--sp]!;
-      const first = this.childRange(pos, l);
-      const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
-      if (l === 1) {
-        if (n + end - first > results.length) results = this.widen(results, n, n + end - first);
-        n = scanCirclePoints(boxes, emit, first, end, x, y, r, results, n);
-        continue;
-      }
-      // Inner nodes: drop the far ones, take the swallowed ones whole, descend into the rest.
-      for (let k = first; k < end; k++) {
-        const j = 4 * k;
-        const minX = boxes[j]!;
-        const minY = boxes[j + 1]!;
-        const maxX = boxes[j + 2]!;
-        const maxY = boxes[j + 3]!;
-        if (boxDistanceSq(minX, minY, maxX, maxY, x, y) > hi) continue;
-        const fx = x - minX > maxX - x ? x - minX : maxX - x;
-        const fy = y - minY > maxY - y ? y - minY : maxY - y;
-        if (l === 2) {
-          // A leaf group: its leaves at once, not through the stack.
-          const from = (k - leaves) * nodeSize;
-          const to = Math.min(from + nodeSize, leaves);
-          if (n + to - from > results.length) results = this.widen(results, n, n + to - from);
-          n =
-            fx * fx + fy * fy < lo
-              ? scanAll(emit, from, to, results, n)
-              : scanCirclePoints(boxes, emit, from, to, x, y, r, results, n);
-          continue;
-        }
-        if (fx * fx + fy * fy < lo) {
-          const a = this.leafStart(k, l);
-          const b = this.leafEnd(k + 1, l);
-          if (n + b - a > results.length) results = this.widen(results, n, n + b - a);
-          n = scanAll(emit, a, b, results, n);
-          continue;
-        }
-        stack[sp++] = k;
-        stack[sp++] = l - 1;
-      }
-    }
-    return n;
-  }
-
   // A copy of `out` with room for `need` answers (at most the item count, unless more are
   // needed), its first n kept; it replaces `results` or the pairs' array when `out` was one.
-  private widen(out: Int32Array, n: number, need: number): Int32Array {
+  widen(out: Int32Array, n: number, need: number): Int32Array {
     const size = Math.min(Math.max(need, 2 * out.length), Math.max(need, this.numItems));
     const bigger = new Int32Array(size);
     bigger.set(out.subarray(0, n));
@@ -453,14 +271,14 @@ export class PackedTree {
   }
 
   // The first leaf under node `first` of level l (its subtree's leaves are contiguous).
-  private leafStart(first: number, l: number): number {
+  leafStart(first: number, l: number): number {
     let lo = first;
     for (let k = l - 1; k > 0; k--) lo = this.childRange(lo, k);
     return lo;
   }
 
   // The end of the leaves under the nodes of level l before `end`.
-  private leafEnd(end: number, l: number): number {
+  leafEnd(end: number, l: number): number {
     let hi = end;
     for (let k = l - 1; k > 0; k--) {
       hi = Math.min(this.childRange(hi - 1, k) + this.nodeSize, this.levelEnd[k - 1]!);
@@ -469,58 +287,12 @@ export class PackedTree {
   }
 
   nearest(metric: number, q: Float64Array, qi: number, k: number): number {
-    const { boxes, indices, levelEnd, nodeSize, queue, best } = this;
-    const a = q[qi]!;
-    const b = q[qi + 1]!;
-    const c = q[qi + 2]!;
-    const d = q[qi + 3]!;
-    const limit = maxKey(metric, q, qi);
-    queue.clear();
-    best.reset(k);
-    if (k === 0 || this.numItems === 0) return 0;
-    const points = metric === POINT && this.allPoints();
-    queue.push(levelEnd[levelEnd.length - 1]! - 1, 0);
-    while (queue.length > 0) {
-      const bound = best.full ? Math.min(limit, best.worst()) : limit;
-      if (queue.peekKey() > bound) break;
-      const pos = queue.pop();
-      // The node's level, from the level bounds (a handful of levels).
-      let l = 1;
-      while (pos >= levelEnd[l]!) l++;
-      const first = this.childRange(pos, l);
-      const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
-      if (l === 1) {
-        if (points) scanNearestPoints(boxes, indices, first, end, a, b, limit, best);
-        else scanNearest(boxes, indices, first, end, metric, q, qi, best);
-        continue;
-      }
-      for (let n = first; n < end; n++) {
-        const j = 4 * n;
-        // Shaded by a few ulps, so that rounding never ranks a node behind an item inside it.
-        const key =
-          boxKey(metric, boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, a, b, c, d) *
-          NODE_SHADE;
-        if (key <= limit) queue.push(n, key);
-      }
-    }
-    if (best.length > this.results.length) this.widen(this.results, 0, best.length);
-    return best.drain(this.results);
+    return nearest(this, metric, q, qi, k);
   }
 
-  /**
-   * Calls `callback(a, b)` once for every pair of items whose boxes overlap: each leaf queries
-   * the tree for the leaves after it that overlap its box.
-   */
+  /** Calls `callback(a, b)` once for every pair of items whose boxes overlap. */
   pairs(callback: (a: number, b: number) => void): void {
-    const { boxes, emit, numItems } = this;
-    // Its own answer array: the callback may run queries, which write `results`.
-    this.pairOut ??= new Int32Array(Math.min(Math.max(numItems, 1), FIRST_RESULTS));
-    for (let p = 0; p < numItems; p++) {
-      const n = this.searchRect(boxes, 4 * p, 0, Number.POSITIVE_INFINITY, this.pairOut, 0, p);
-      const out = this.pairOut;
-      const a = emit[p]!;
-      for (let i = 0; i < n; i++) callback(a, out[i]!);
-    }
+    pairs(this, callback);
   }
 
   /**

@@ -29,6 +29,11 @@ export const SEGMENT = 1;
 export const POINT = 0;
 export const RAY = 1;
 export const GEO = 2;
+/**
+ * A node's key is multiplied by this in best-first walks: shaded by a few ulps, so that rounding
+ * never ranks a node behind an item inside it.
+ */
+export const NODE_SHADE = 1 - 2 ** -50;
 
 const NEG_INF = Number.NEGATIVE_INFINITY;
 const INF = Number.POSITIVE_INFINITY;

@@ -32,6 +32,7 @@ import {
   CIRCLE,
   copyOverlapping,
   maxKey,
+  NODE_SHADE,
   PairBuffer,
   scanAll,
   scanNearest,
@@ -41,7 +42,6 @@ import {
 } from './scan.js';
 
 const INF = Number.POSITIVE_INFINITY;
-const NODE_SHADE = 1 - 2 ** -50;
 /** A rebuild's buffer of entries: item slots and their boxes. */
 interface EntryArrays {
   slot: Int32Array;

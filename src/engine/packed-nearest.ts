@@ -1,0 +1,56 @@
+// Best-first nearest-neighbour search over the packed static tree (Hjaltason & Samet, "Distance
+// browsing in spatial databases", 1999): nodes in a min-heap by their key under the metric, the
+// k best items in a bounded max-heap (see queue.ts).
+
+import type { PackedTree } from './packed.js';
+import { boxKey, maxKey, NODE_SHADE, POINT, scanNearest, scanNearestPoints } from './scan.js';
+
+/**
+ * Writes to `tree.results` the item indices of the k items with the smallest keys under
+ * `metric` for the query q[qi..] (see `boxKey`), smallest first, ties by item index; returns
+ * how many, and leaves their keys in `tree.best.keys`.
+ */
+export function nearest(
+  tree: PackedTree,
+  metric: number,
+  q: Float64Array,
+  qi: number,
+  k: number,
+): number {
+  const { boxes, indices, levelEnd, nodeSize, queue, best } = tree;
+  const a = q[qi]!;
+  const b = q[qi + 1]!;
+  const c = q[qi + 2]!;
+  const d = q[qi + 3]!;
+  const limit = maxKey(metric, q, qi);
+  queue.clear();
+  best.reset(k);
+  if (k === 0 || tree.numItems === 0) return 0;
+  const points = metric === POINT && tree.allPoints();
+  queue.push(levelEnd[levelEnd.length - 1]! - 1, 0);
+  while (queue.length > 0) {
+    const bound = best.full ? Math.min(limit, best.worst()) : limit;
+    if (queue.peekKey() > bound) break;
+    const pos = queue.pop();
+    // The node's level, from the level bounds (a handful of levels).
+    let l = 1;
+    while (pos >= levelEnd[l]!) l++;
+    const first = tree.childRange(pos, l);
+    const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
+    if (l === 1) {
+      if (points) scanNearestPoints(boxes, indices, first, end, a, b, limit, best);
+      else scanNearest(boxes, indices, first, end, metric, q, qi, best);
+      continue;
+    }
+    for (let n = first; n < end; n++) {
+      const j = 4 * n;
+      // Shaded by a few ulps, so that rounding never ranks a node behind an item inside it.
+      const key =
+        boxKey(metric, boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, a, b, c, d) *
+        NODE_SHADE;
+      if (key <= limit) queue.push(n, key);
+    }
+  }
+  if (best.length > tree.results.length) tree.widen(tree.results, 0, best.length);
+  return best.drain(tree.results);
+}

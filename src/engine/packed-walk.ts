@@ -1,0 +1,229 @@
+// The window, shape and pair walks of the packed static tree (see packed.ts for the layout):
+// depth-first over an explicit stack of (node, level) pairs, children computed from the level
+// bounds. A node inside the query gives its whole leaf range, which is contiguous in this
+// layout, untested. Each walk makes room in its answer array before a scan (the scans write
+// without bounds checks).
+
+import { boxDistanceSq } from '../geometry/rect.js';
+import type { PackedTree } from './packed.js';
+import {
+  CIRCLE,
+  scanAll,
+  scanCircle,
+  scanCirclePoints,
+  scanRect,
+  scanShape,
+  shapeHits,
+} from './scan.js';
+
+/** Room for answers at first; a query that finds more grows the array (see `widen`). */
+export const FIRST_RESULTS = 1024;
+
+/**
+ * Writes into `out` from `n` the answers (`tree.emit`) for the leaves whose boxes overlap q[qi..qi+3] (every leaf of
+ * every node it meets when `all`), only leaves after position `after`; returns the new count.
+ */
+export function searchRect(
+  tree: PackedTree,
+  q: Float64Array,
+  qi: number,
+  all: number,
+  limit: number,
+  out: Int32Array,
+  n: number,
+  after: number,
+): number {
+  const { boxes, emit, levelEnd, stack, nodeSize } = tree;
+  if (tree.numItems === 0) return n;
+  const minX = q[qi]!;
+  const minY = q[qi + 1]!;
+  const maxX = q[qi + 2]!;
+  const maxY = q[qi + 3]!;
+  const top = levelEnd.length - 1;
+  let sp = 0;
+  // Stack entries: node position, then level (negated, minus one, when inside the query).
+  stack[sp++] = levelEnd[top]! - 1;
+  stack[sp++] = top;
+  while (sp > 0) {
+    let l = stack[--sp]!;
+    const pos = stack[--sp]!;
+    const inside = l < 0;
+    if (inside) l = -l - 1;
+    if (l === 0) continue; // leaves are handled with their parent
+    const first = tree.childRange(pos, l);
+    const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
+    if (l === 1) {
+      // Leaves: test them (all of them when the parent is inside the query).
+      const from = first > after ? first : after + 1;
+      if (from < end) {
+        if (n + end - from > out.length) out = tree.widen(out, n, n + end - from);
+        n =
+          inside || all
+            ? scanAll(emit, from, end, out, n)
+            : scanRect(boxes, emit, from, end, q, qi, out, n);
+      }
+    } else if (inside && after < 0) {
+      // A node inside the query: its leaves are one contiguous run.
+      const lo = tree.leafStart(first, l);
+      const hi = tree.leafEnd(end, l);
+      if (n + hi - lo > out.length) out = tree.widen(out, n, n + hi - lo);
+      n = scanAll(emit, lo, hi, out, n);
+    } else {
+      for (let c = first; c < end; c++) {
+        const j = 4 * c;
+        const a = boxes[j]!;
+        const b = boxes[j + 1]!;
+        const d = boxes[j + 2]!;
+        const e = boxes[j + 3]!;
+        if (!inside && (a > maxX || b > maxY || d < minX || e < minY)) continue;
+        stack[sp++] = c;
+        stack[sp++] =
+          inside || (a >= minX && b >= minY && d <= maxX && e <= maxY) ? -(l - 1) - 1 : l - 1;
+      }
+    }
+    if (n >= limit) break;
+  }
+  return n;
+}
+
+/**
+ * Writes to `tree.results` the answers for the leaves whose boxes meet a circle (centre
+ * q[qi], q[qi+1], radius q[qi+2]) or a segment (q[qi..qi+3]), decided exactly; returns how many.
+ */
+export function searchShape(tree: PackedTree, shape: number, q: Float64Array, qi: number): number {
+  const { boxes, emit, levelEnd, stack, nodeSize } = tree;
+  let results = tree.results;
+  if (tree.numItems === 0) return 0;
+  const a = q[qi]!;
+  const b = q[qi + 1]!;
+  const c = q[qi + 2]!;
+  const d = q[qi + 3]!;
+  // A circle swallows a node whose farthest corner is clearly within it (by a margin far above
+  // rounding, in the range where floating point is relative): its leaves are taken untested.
+  const r2 = shape === CIRCLE ? c * c * (1 - 2 ** -40) : -1;
+  const swallow = r2 > 1e-280 && r2 < 1e280;
+  if (swallow && tree.allPoints()) return searchCirclePoints(tree, a, b, c);
+  const top = levelEnd.length - 1;
+  let n = 0;
+  let sp = 0;
+  // Stack entries: node position, then level (negated, minus one, when inside the circle).
+  stack[sp++] = levelEnd[top]! - 1;
+  stack[sp++] = top;
+  while (sp > 0) {
+    let l = stack[--sp]!;
+    const pos = stack[--sp]!;
+    const inside = l < 0;
+    if (inside) l = -l - 1;
+    if (l === 0) continue;
+    const first = tree.childRange(pos, l);
+    const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
+    if (inside) {
+      const lo = tree.leafStart(first, l);
+      const hi = tree.leafEnd(end, l);
+      if (n + hi - lo > results.length) results = tree.widen(results, n, n + hi - lo);
+      n = scanAll(emit, lo, hi, results, n);
+      continue;
+    }
+    if (l === 1) {
+      if (n + end - first > results.length) results = tree.widen(results, n, n + end - first);
+      n = swallow
+        ? scanCircle(boxes, emit, first, end, q, qi, results, n)
+        : scanShape(boxes, emit, first, end, shape, q, qi, results, n);
+      continue;
+    }
+    for (let k = first; k < end; k++) {
+      const j = 4 * k;
+      const minX = boxes[j]!;
+      const minY = boxes[j + 1]!;
+      const maxX = boxes[j + 2]!;
+      const maxY = boxes[j + 3]!;
+      if (!shapeHits(shape, minX, minY, maxX, maxY, a, b, c, d)) continue;
+      stack[sp++] = k;
+      if (swallow) {
+        const fx = Math.max(a - minX, maxX - a);
+        const fy = Math.max(b - minY, maxY - b);
+        stack[sp++] = fx * fx + fy * fy < r2 ? -(l - 1) - 1 : l - 1;
+      } else stack[sp++] = l - 1;
+    }
+  }
+  return n;
+}
+
+/**
+ * `searchShape(CIRCLE)` for a tree of points, centre (x, y), radius r (its square well inside
+ * the normal range): a child is dropped when its squared distance is clearly beyond r², a
+ * node clearly inside gives its leaves untested, and a leaf is decided by one squared distance
+ * (the same value the box test computes for a point) unless it is on the rim, where the exact
+ * test decides, so the answers are those of the general walk.
+ */
+export function searchCirclePoints(tree: PackedTree, x: number, y: number, r: number): number {
+  const { boxes, emit, levelEnd, stack, nodeSize } = tree;
+  let results = tree.results;
+  const lo = r * r * (1 - 2 ** -40);
+  const hi = r * r * (1 + 2 ** -40);
+  const top = levelEnd.length - 1;
+  const leaves = levelEnd[0]!;
+  let n = 0;
+  let sp = 0;
+  stack[sp++] = levelEnd[top]! - 1;
+  stack[sp++] = top;
+  while (sp > 0) {
+    const l = stack[--sp]!;
+    const pos = stack[--sp]!;
+    const first = tree.childRange(pos, l);
+    const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
+    if (l === 1) {
+      if (n + end - first > results.length) results = tree.widen(results, n, n + end - first);
+      n = scanCirclePoints(boxes, emit, first, end, x, y, r, results, n);
+      continue;
+    }
+    // Inner nodes: drop the far ones, take the swallowed ones whole, descend into the rest.
+    for (let k = first; k < end; k++) {
+      const j = 4 * k;
+      const minX = boxes[j]!;
+      const minY = boxes[j + 1]!;
+      const maxX = boxes[j + 2]!;
+      const maxY = boxes[j + 3]!;
+      if (boxDistanceSq(minX, minY, maxX, maxY, x, y) > hi) continue;
+      const fx = x - minX > maxX - x ? x - minX : maxX - x;
+      const fy = y - minY > maxY - y ? y - minY : maxY - y;
+      if (l === 2) {
+        // A leaf group: its leaves at once, not through the stack.
+        const from = (k - leaves) * nodeSize;
+        const to = Math.min(from + nodeSize, leaves);
+        if (n + to - from > results.length) results = tree.widen(results, n, n + to - from);
+        n =
+          fx * fx + fy * fy < lo
+            ? scanAll(emit, from, to, results, n)
+            : scanCirclePoints(boxes, emit, from, to, x, y, r, results, n);
+        continue;
+      }
+      if (fx * fx + fy * fy < lo) {
+        const a = tree.leafStart(k, l);
+        const b = tree.leafEnd(k + 1, l);
+        if (n + b - a > results.length) results = tree.widen(results, n, n + b - a);
+        n = scanAll(emit, a, b, results, n);
+        continue;
+      }
+      stack[sp++] = k;
+      stack[sp++] = l - 1;
+    }
+  }
+  return n;
+}
+
+/**
+ * Calls `callback(a, b)` once for every pair of items whose boxes overlap: each leaf queries
+ * the tree for the leaves after it that overlap its box.
+ */
+export function pairs(tree: PackedTree, callback: (a: number, b: number) => void): void {
+  const { boxes, emit, numItems } = tree;
+  // Its own answer array: the callback may run queries, which write `results`.
+  tree.pairOut ??= new Int32Array(Math.min(Math.max(numItems, 1), FIRST_RESULTS));
+  for (let p = 0; p < numItems; p++) {
+    const n = searchRect(tree, boxes, 4 * p, 0, Number.POSITIVE_INFINITY, tree.pairOut, 0, p);
+    const out = tree.pairOut;
+    const a = emit[p]!;
+    for (let i = 0; i < n; i++) callback(a, out[i]!);
+  }
+}
