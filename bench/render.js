@@ -1,0 +1,167 @@
+// The markdown tables of `npm run bench`: one per workload, and the targets table.
+
+import { TARGETS } from './targets.js';
+
+// --- Tables ---
+
+/**
+ * A cell value is a number (ms), `{ ms, note }` (an estimate, shown with ≈ and the note),
+ * `{ ms, tag }` (a measurement with an annotation), `{ na }` (not applicable, with the reason) or
+ * `{ text }` (plain text, e.g. a check result).
+ */
+const msOf = (v) => (typeof v === 'number' ? v : v && typeof v.ms === 'number' ? v.ms : null);
+
+function bestPeer(rows, key) {
+  let best = null;
+  for (const r of rows) {
+    const ms = msOf(r.values[key]);
+    if (r.quadkit || ms === null || r.noBest?.includes(key)) continue;
+    if (!best || ms < best.ms) best = { ms, name: r.name };
+  }
+  return best;
+}
+
+function fmtMs(ms) {
+  if (ms >= 100) return ms.toFixed(0);
+  if (ms >= 10) return ms.toFixed(1);
+  if (ms >= 1) return ms.toFixed(2);
+  return ms.toFixed(3);
+}
+
+function fmtNs(ns) {
+  return ns >= 1e6
+    ? `${(ns / 1e6).toFixed(2)} ms`
+    : ns >= 1e3
+      ? `${(ns / 1e3).toFixed(1)} µs`
+      : `${ns.toFixed(0)} ns`;
+}
+
+function cell(v, metric) {
+  if (v === undefined || v === null) return '—';
+  if (v.na) return v.na;
+  if (v.text) return v.text; // plain text (a check result)
+  const ms = msOf(v);
+  const unit = metric.unit ?? 'ms';
+  let s = unit === 'ms' ? fmtMs(ms) : Number.isInteger(ms) ? String(ms) : ms.toFixed(1);
+  if (metric.ops && unit === 'ms') s += ` (${fmtNs((ms * 1e6) / metric.ops)}/op)`;
+  if (v.note) s = `≈ ${s} *(${v.note})*`; // an estimate
+  if (v.tag) s = `${s} *(${v.tag})*`; // a plain annotation
+  return s;
+}
+
+function ratioCell(row, metric, best) {
+  const ms = msOf(row.values[metric.key]);
+  if (ms === null || !best) return '';
+  const r = ms / best.ms;
+  if (!row.quadkit) return r === 1 ? '1.00 (best peer)' : r.toFixed(2);
+  const speedup = best.ms / ms;
+  return speedup >= 1
+    ? `${r.toFixed(2)} (**${speedup.toFixed(1)}× faster**)`
+    : `${r.toFixed(2)} (${(1 / speedup).toFixed(1)}× slower)`;
+}
+
+export function renderWorkload(w) {
+  const head = ['Library'];
+  for (const m of w.metrics) {
+    head.push(m.label + (m.unit && m.unit !== 'ms' ? '' : ' (ms)'));
+    if (m.compare) head.push('vs fastest peer');
+  }
+  const bests = Object.fromEntries(w.metrics.map((m) => [m.key, bestPeer(w.rows, m.key)]));
+  const lines = [
+    `## ${w.title}`,
+    '',
+    w.setup,
+    '',
+    `| ${head.join(' | ')} |`,
+    `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
+  ];
+  for (const row of w.rows) {
+    const cells = [row.quadkit ? `**${row.name}**` : row.name];
+    for (const m of w.metrics) {
+      cells.push(cell(row.values[m.key], m));
+      if (m.compare) cells.push(ratioCell(row, m, bests[m.key]));
+    }
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  for (const warning of w.warnings ?? []) lines.push(`| ⚠️ **WARNING**: ${warning} |`);
+  lines.push('');
+  const best = w.metrics
+    .filter((m) => m.compare && bests[m.key])
+    .map((m) => `${m.label}: ${bests[m.key].name}`);
+  if (best.length) lines.push(`Fastest peer per column: ${best.join('; ')}.`, '');
+  for (const note of w.notes ?? []) lines.push(`- ${note}`);
+  if (w.notes?.length) lines.push('');
+  return lines.join('\n');
+}
+
+export function renderTargets(results) {
+  const lines = [];
+  for (const t of TARGETS) {
+    const w = results.find((r) => r.id === t.workload && (t.n === undefined || r.n === t.n));
+    if (!w) {
+      const others = results.filter((r) => r.id === t.workload).map((r) => r.n);
+      if (others.length) {
+        lines.push(`| ${t.text} | — | — | not measured (this run: N = ${others.join(', ')}) |`);
+      }
+      continue;
+    }
+    if (t.worst) {
+      const r = w.worst?.[t.worst];
+      if (r === undefined) lines.push(`| ${t.text} | — | — | not measured |`);
+      else {
+        const status = r < 1 ? '✅ met' : '❌ not met';
+        lines.push(`| ${t.text} | GridLooseQuadtree | worst ${r.toFixed(2)} | ${status} |`);
+      }
+      continue;
+    }
+    const qk = w.rows.filter(
+      (r) =>
+        r.quadkit &&
+        msOf(r.values[t.metric]) !== null &&
+        (!t.variant || (t.exact ? r.name === t.variant : r.name.includes(t.variant))),
+    );
+    if (t.zero) {
+      if (!qk.length) lines.push(`| ${t.text} | — | — | not measured |`);
+      for (const r of qk) {
+        const v = msOf(r.values[t.metric]);
+        const frames = r.frames ? ` in ${r.frames} frames` : '';
+        const alloc = t.maxAllocKB === undefined ? null : msOf(r.values.alloc);
+        const allocText = alloc === null ? '' : `, ${alloc} KB/frame allocated`;
+        const status =
+          v !== 0
+            ? '❌ not met'
+            : alloc !== null && alloc > t.maxAllocKB
+              ? `⚠️ no GC in these frames, but the loop allocates (> ${t.maxAllocKB} KB/frame): it will collect in a longer run`
+              : '✅ met';
+        lines.push(`| ${t.text} | ${r.name} | ${v} GC${frames}${allocText} | ${status} |`);
+      }
+      continue;
+    }
+    const peer =
+      t.peer === 'fastest peer'
+        ? bestPeer(w.rows, t.metric)
+        : w.rows
+            .filter((r) => r.name === t.peer)
+            .map((r) => ({ ms: msOf(r.values[t.metric]), name: r.name }))[0];
+    if (!qk.length || !peer?.ms) {
+      lines.push(`| ${t.text} | — | — | not measured |`);
+      continue;
+    }
+    for (const r of qk) {
+      const speedup = peer.ms / msOf(r.values[t.metric]);
+      const ok = speedup >= t.factor;
+      lines.push(
+        `| ${t.text} | ${r.name} | ${speedup.toFixed(2)}× vs ${peer.name} | ${ok ? '✅ met' : '❌ not met'} |`,
+      );
+    }
+  }
+  if (!lines.length) return '';
+  return [
+    '## Speed-up targets',
+    '',
+    '| Target | quadkit variant | Measured | Status |',
+    '| --- | --- | ---: | --- |',
+    ...lines,
+    '',
+  ].join('\n');
+}

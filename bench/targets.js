@@ -1,0 +1,181 @@
+// The speed-up targets of `npm run bench`, each checked against named rows of one run (see
+// renderTargets in render.js).
+
+import { OBJECT_DOOR } from './workloads/static-objects.js';
+
+// Speed-up targets, checked against named rows (not just "the best peer").
+// Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
+// the quadkit rows whose name contains it (is it, with `exact: true`); `zero: true` checks that the metric is 0 instead of a
+// speed-up, and `maxAllocKB` that the row's `alloc` (KB allocated per frame) stays below it: a
+// loop that allocates will collect garbage sooner or later, even with no GC in the frames measured.
+export const TARGETS = [
+  {
+    workload: 'insert',
+    metric: 'insert',
+    peer: 'fastest peer',
+    factor: 2,
+    text: 'one-by-one insert ≥ 2× faster than the fastest peer',
+  },
+  {
+    workload: 'insert',
+    metric: 'remove',
+    peer: 'fastest peer',
+    factor: 2,
+    text: 'one-by-one remove ≥ 2× faster than the fastest peer',
+  },
+  {
+    workload: 'query',
+    metric: 'q0.01',
+    peer: 'rbush',
+    factor: 1,
+    text: 'window queries (0.01%) at least as fast as rbush',
+  },
+  {
+    workload: 'query',
+    metric: 'q1',
+    peer: 'rbush',
+    factor: 1,
+    text: 'window queries (1%) at least as fast as rbush',
+  },
+  {
+    workload: 'frame',
+    metric: 'frame',
+    peer: 'rbush remove+insert+search',
+    factor: 5,
+    text: 'frame ≥ 5× faster than rbush remove+insert+search',
+  },
+  {
+    workload: 'static-boxes',
+    metric: 'build',
+    peer: 'flatbush',
+    factor: 2,
+    variant: 'quadkit StaticQuadtree',
+    exact: true,
+    text: "StaticQuadtree builds 1M boxes in at most half of flatbush's time",
+  },
+  ...['q0', 'q1'].map((metric) => ({
+    workload: 'static-boxes',
+    metric,
+    peer: 'flatbush',
+    factor: 1.2,
+    variant: 'quadkit StaticQuadtree',
+    exact: true,
+    text: `StaticQuadtree ${metric === 'q0' ? '0.01%' : '1%'} windows ≥ 1.2× faster than flatbush`,
+  })),
+  ...['knn1', 'knn10'].map((metric) => ({
+    workload: 'static-boxes',
+    metric,
+    peer: 'flatbush',
+    factor: 1,
+    variant: 'quadkit StaticQuadtree',
+    exact: true,
+    text: `StaticQuadtree kNN (k = ${metric === 'knn1' ? 1 : 10}) at least as fast as flatbush's neighbors`,
+  })),
+  // The object doors (from(objects) and the query forms that return items) against the typed
+  // doors (fromBoxes/fromPoints and the *Into forms) of the same run: within 1.3x.
+  ...[
+    ['static-boxes', ['build', 'q0', 'q1', 'radius', 'knn1', 'knn10']],
+    ['static-points', ['build', 'radius', 'knn10']],
+  ].flatMap(([workload, metrics]) =>
+    metrics.map((metric) => ({
+      workload,
+      metric,
+      peer: 'quadkit StaticQuadtree',
+      variant: OBJECT_DOOR,
+      factor: 1 / 1.3,
+      text: `${workload.slice(7)} ${metric}: the object door within 1.3× of the typed door`,
+    })),
+  ),
+  {
+    workload: 'static-boxes',
+    metric: 'build',
+    peer: `flatbush ${OBJECT_DOOR}`,
+    variant: OBJECT_DOOR,
+    factor: 1,
+    text: 'StaticQuadtree.from(objects) at least as fast as flatbush add() from the same objects',
+  },
+  {
+    workload: 'static-point-inserts',
+    metric: 'insert',
+    peer: 'd3-quadtree add',
+    factor: 2,
+    text: 'PointQuadtree inserts ≥ 2× faster than d3-quadtree add',
+  },
+  ...[50_000, 100_000].flatMap((n) => [
+    {
+      workload: 'dynamic',
+      n,
+      metric: 'frame',
+      peer: 'fastest peer',
+      factor: 5,
+      variant: 'GridLooseQuadtree',
+      text: `dynamic scene, N = ${n / 1000}k: GridLooseQuadtree frame ≥ 5× faster than the fastest peer`,
+    },
+    {
+      workload: 'dynamic',
+      n,
+      metric: 'gc',
+      zero: true,
+      maxAllocKB: 8,
+      variant: 'GridLooseQuadtree updateAll',
+      text: `dynamic scene, N = ${n / 1000}k: no GC in the steady-state frame loop (updateAll + pairs)`,
+    },
+  ]),
+  ...['classic', 'flatbush'].map((peer) => ({
+    workload: 'depth',
+    worst: peer,
+    text: `depth sweep: GridLooseQuadtree faster than ${peer === 'classic' ? 'the classic Quadtree' : 'flatbush'} in every scene (worst ratio < 1)`,
+  })),
+  ...['rss', 'heap'].map((metric) => ({
+    workload: 'memory',
+    metric,
+    peer: 'flatbush',
+    variant: 'quadkit StaticQuadtree',
+    factor: 1,
+    text: `static indexes keep at most flatbush's bytes per item (${metric === 'rss' ? 'RSS' : 'heap + buffers'})`,
+  })),
+  {
+    workload: 'mesh-10k',
+    metric: 'lookup',
+    peer: 'linear scan',
+    factor: 100,
+    text: 'TriangleIndex locate on 10k triangles ≥ 100× faster than a linear scan',
+  },
+  ...[10_000, 100_000].map((n) => ({
+    workload: 'force',
+    n,
+    metric: 'tick',
+    peer: 'd3-force forceManyBody',
+    factor: 2,
+    text: `many-body force tick, N = ${n / 1000}k: ≥ 2× faster than d3-force's forceManyBody (theta 0.9)`,
+  })),
+  ...['cities', '1M'].map((part) => ({
+    workload: `cluster-${part}`,
+    metric: 'total',
+    peer: 'supercluster',
+    factor: 1.5,
+    text: `clustering ${part === 'cities' ? 'the 135k cities' : '1M random points'} (load + getClusters of the world at zooms 0–16) ≥ 1.5× faster than supercluster`,
+  })),
+  {
+    workload: 'geo-knn',
+    metric: 'knn',
+    peer: 'geokdbush around (kdbush)',
+    factor: 1.5,
+    text: 'great-circle kNN (k = 10) on the cities ≥ 1.5× faster than geokdbush on kdbush',
+  },
+  {
+    workload: 'geo-pip',
+    metric: 'join',
+    peer: 'flatbush + turf booleanPointInPolygon',
+    factor: 3,
+    text: 'point-in-polygon join of 1M points to the countries ≥ 3× faster than flatbush + turf',
+  },
+  ...['knn1', 'knn10'].map((metric) => ({
+    workload: 'batch',
+    metric,
+    peer: 'StaticQuadtree nearestInto, 1 thread (baseline)',
+    factor: 1.7,
+    variant: 'worker',
+    text: `batch kNN (k = ${metric === 'knn1' ? 1 : 10}) ≥ 1.7x single-thread`,
+  })),
+];
