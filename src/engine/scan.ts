@@ -184,9 +184,15 @@ export function scanCircle(
   for (let e = from; e < to; e++) {
     const i = 4 * e;
     const d2 = boxDistanceSq(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, x, y);
-    if (d2 > hi) continue;
-    if (d2 < lo || boxIntersectsCircle(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, x, y, r))
-      out[n++] = slot[e]!;
+    // As in scanCirclePoints: branch-free for the clear cases, the exact test on the rim (and
+    // for a NaN, which boxDistanceSq gives when a side overflows).
+    out[n] = slot[e]!;
+    n += +(d2 < lo);
+    if (
+      (+(d2 < lo) | +(d2 > hi)) === 0 &&
+      boxIntersectsCircle(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, x, y, r)
+    )
+      n++;
   }
   return n;
 }
@@ -226,8 +232,11 @@ export function scanCirclePoints(
   const hi = r * r * (1 + 2 ** -40);
   for (let e = from; e < to; e++) {
     const d2 = pointDistanceSq(box, e, x, y);
-    if (d2 > hi) continue;
-    if (d2 < lo || pointBoxIn(box, e, x, y, r)) out[n++] = slot[e]!;
+    // Branch-free for the clear cases (write the slot, keep it when clearly inside); one rarely
+    // taken branch for a point on the rim (or a NaN from an overflow), decided exactly.
+    out[n] = slot[e]!;
+    n += +(d2 < lo);
+    if ((+(d2 < lo) | +(d2 > hi)) === 0 && pointBoxIn(box, e, x, y, r)) n++;
   }
   return n;
 }
