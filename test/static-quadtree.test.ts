@@ -1138,6 +1138,45 @@ describe('StaticQuadtree on degenerate data', () => {
     expect(wrong.slice(0, 5).join('\n')).toBe('');
   });
 
+  it('searchCircle over points far from the origin with a tiny radius equals the exact answer (the widened circle box of the walk drops no node)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(1e6, -3e7, 123456.789, 2 ** 40),
+        fc.array(fc.tuple(fc.integer({ min: -64, max: 64 }), fc.integer({ min: -64, max: 64 })), {
+          minLength: 1,
+          maxLength: 300,
+        }),
+        fc.nat(),
+        fc.constantFrom(1, 3, 7),
+        (base, offsets, pick, step) => {
+          // Points a few ulps apart around (base, base): every circle coordinate rounds.
+          const ulp = 2 ** (Math.floor(Math.log2(Math.abs(base))) - 52);
+          const pts = offsets.flatMap(([i, j]) => [base + i * step * ulp, base + j * step * ulp]);
+          const boxes: Box<number>[] = [];
+          for (let k = 0; k < pts.length; k += 2)
+            boxes.push({
+              item: k / 2,
+              minX: pts[k]!,
+              minY: pts[k + 1]!,
+              maxX: pts[k]!,
+              maxY: pts[k + 1]!,
+            });
+          const tree = StaticQuadtree.fromPoints(pts, { nodeSize: 4 });
+          // A radius that puts one point on the rim, as floating point computes its distance.
+          const p = boxes[pick % boxes.length]!;
+          const cx = base + 0.5 * ulp * step;
+          const cy = base - 1.5 * ulp * step;
+          for (const r of [Math.hypot(p.minX - cx, p.minY - cy), 3 * ulp, 40 * ulp * step]) {
+            expect(
+              sameItems(tree.searchCircle(cx, cy, r), exactSearchCircle(boxes, cx, cy, r)),
+            ).toBeNull();
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('searchCircle is exact where squared distances are subnormal (coordinates near 1e-160)', () => {
     // Minimal reproduction: (4s, 5s) is at distance sqrt(41) s > 6s from the origin, and
     // (6s, 6s) at sqrt(72) s < 9s; scaled up by 2^540 (exactly) both are decided right.
