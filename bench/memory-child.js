@@ -12,68 +12,84 @@ import { randomBoxes } from './data.js';
 const [builder, count] = process.argv.slice(2);
 const n = Number(count);
 const world = { x: 0, y: 0, width: 1000, height: 1000 };
-const raw = randomBoxes(n, { world: 1000, minSize: 0, maxSize: 2, seed: 3 });
 const points = /points|kdbush|d3/.test(builder);
-const mm = new Float64Array(4 * n);
-const xy = new Float64Array(2 * n);
-const objects = new Array(n);
-for (let i = 0; i < n; i++) {
-  const [x, y] = [raw[4 * i], raw[4 * i + 1]];
-  const [w, h] = points ? [0, 0] : [raw[4 * i + 2], raw[4 * i + 3]];
-  mm.set([x, y, x + w, y + h], 4 * i);
-  xy.set([x, y], 2 * i);
-  objects[i] = points ? { x, y } : { x, y, width: w, height: h };
+
+// The inputs of every builder for m items (made before the build, not counted).
+function inputs(m) {
+  const raw = randomBoxes(m, { world: 1000, minSize: 0, maxSize: 2, seed: 3 });
+  const mm = new Float64Array(4 * m);
+  const xy = new Float64Array(2 * m);
+  const objects = new Array(m);
+  for (let i = 0; i < m; i++) {
+    const [x, y] = [raw[4 * i], raw[4 * i + 1]];
+    const [w, h] = points ? [0, 0] : [raw[4 * i + 2], raw[4 * i + 3]];
+    mm.set([x, y, x + w, y + h], 4 * i);
+    xy.set([x, y], 2 * i);
+    objects[i] = points ? { x, y } : { x, y, width: w, height: h };
+  }
+  const minMax =
+    builder === 'rbush'
+      ? objects.map((o) => ({
+          minX: o.x,
+          minY: o.y,
+          maxX: o.x + (o.width ?? 0),
+          maxY: o.y + (o.height ?? 0),
+        }))
+      : null;
+  const pairs = builder === 'd3' ? objects.map((o) => [o.x, o.y]) : null;
+  return { m, mm, xy, objects, minMax, pairs };
 }
-const minMax =
-  builder === 'rbush'
-    ? objects.map((o) => ({
-        minX: o.x,
-        minY: o.y,
-        maxX: o.x + (o.width ?? 0),
-        maxY: o.y + (o.height ?? 0),
-      }))
-    : null;
-const pairs = builder === 'd3' ? objects.map((o) => [o.x, o.y]) : null;
 
 const BUILDERS = {
-  'static-boxes': () => quadkit.StaticQuadtree.fromBoxes(mm),
-  'static-objects': () => quadkit.StaticQuadtree.from(objects),
-  'static-points': () => quadkit.StaticQuadtree.fromPoints(xy),
-  flatbush: () => {
-    const t = new Flatbush(n);
-    for (let i = 0; i < n; i++) t.add(mm[4 * i], mm[4 * i + 1], mm[4 * i + 2], mm[4 * i + 3]);
+  'static-boxes': ({ mm }) => quadkit.StaticQuadtree.fromBoxes(mm),
+  'static-objects': ({ objects }) => quadkit.StaticQuadtree.from(objects),
+  'static-points': ({ xy }) => quadkit.StaticQuadtree.fromPoints(xy),
+  flatbush: ({ m, mm }) => {
+    const t = new Flatbush(m);
+    for (let i = 0; i < m; i++) t.add(mm[4 * i], mm[4 * i + 1], mm[4 * i + 2], mm[4 * i + 3]);
     t.finish();
     return t;
   },
-  kdbush: () => {
-    const t = new KDBush(n);
-    for (let i = 0; i < n; i++) t.add(xy[2 * i], xy[2 * i + 1]);
+  kdbush: ({ m, xy }) => {
+    const t = new KDBush(m);
+    for (let i = 0; i < m; i++) t.add(xy[2 * i], xy[2 * i + 1]);
     t.finish();
     return t;
   },
-  rbush: () => new RBush().load(minMax),
-  quadtree: () => new quadkit.Quadtree({ bounds: world }).load(objects),
-  grid: () => new quadkit.GridLooseQuadtree({ bounds: world }).load(objects),
-  points: () => new quadkit.PointQuadtree({ bounds: world }).load(objects),
-  d3: () => d3quadtree().addAll(pairs),
+  rbush: ({ minMax }) => new RBush().load(minMax),
+  quadtree: ({ objects }) => new quadkit.Quadtree({ bounds: world }).load(objects),
+  grid: ({ objects }) => new quadkit.GridLooseQuadtree({ bounds: world }).load(objects),
+  points: ({ objects }) => new quadkit.PointQuadtree({ bounds: world }).load(objects),
+  d3: ({ pairs }) => d3quadtree().addAll(pairs),
 };
 
 const build = BUILDERS[builder];
+// One small build first, so that the code it compiles (shared by every item count) is not
+// counted as the items' memory.
+build(inputs(1000));
+const input = inputs(n);
 gc();
 gc();
 const before = process.memoryUsage();
-const index = build();
+const index = build(input);
 const peak = resourceUsage().maxRSS * 1024;
 gc();
 gc();
 const after = process.memoryUsage();
 const kept = (key) => after[key] - before[key];
-// The index must still be alive here.
+// The index must still be alive here. The static indexes' own buffer, exactly (after the
+// measurement: quadkit's toBuffer() makes a copy).
 if (index === null) process.exit(1);
+const buffer = builder.startsWith('static-')
+  ? index.toBuffer().byteLength
+  : builder === 'flatbush' || builder === 'kdbush'
+    ? index.data.byteLength
+    : null;
 process.stdout.write(
   JSON.stringify({
     peakMB: Math.round((Math.max(peak, after.rss) - before.rss) / 1e5) / 10,
     rssPerItem: Math.round((kept('rss') / n) * 10) / 10,
     heapPerItem: Math.round(((kept('heapUsed') + kept('arrayBuffers')) / n) * 10) / 10,
+    bufferPerItem: buffer === null ? null : Math.round((buffer / n) * 100) / 100,
   }),
 );

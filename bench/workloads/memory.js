@@ -34,17 +34,24 @@ export function run({ quick }) {
   for (const [name, quadkit, builder, kind] of ROWS) {
     const n = sizes[kind];
     try {
-      const out = execFileSync(process.execPath, ['--expose-gc', CHILD, builder, String(n)], {
-        encoding: 'utf8',
-      });
-      const m = JSON.parse(out);
+      // The median of three fresh processes (heap figures move by a few tenths of a byte per
+      // item from run to run: allocator and collector timing).
+      const runs = [0, 1, 2].map(() =>
+        JSON.parse(
+          execFileSync(process.execPath, ['--expose-gc', CHILD, builder, String(n)], {
+            encoding: 'utf8',
+          }),
+        ),
+      );
+      const median = (key) => runs.map((r) => r[key]).sort((a, b) => a - b)[1];
       rows.push({
         name,
         quadkit,
         values: {
-          peak: m.peakMB,
-          rss: m.rssPerItem,
-          heap: m.heapPerItem,
+          peak: median('peakMB'),
+          rss: median('rssPerItem'),
+          heap: median('heapPerItem'),
+          ...(runs[0].bufferPerItem === null ? {} : { buffer: runs[0].bufferPerItem }),
         },
       });
     } catch (e) {
@@ -59,12 +66,15 @@ export function run({ quick }) {
       `${sizes.dynamic.toLocaleString('en-US')} (uniform boxes 0–2 units or points in a ` +
       '1000×1000 world, made before the build). Peak: the maximum RSS of the process during ' +
       'the build over its RSS just before (MB). Kept: RSS, and heap plus array buffers, after ' +
-      'the build and a full collection, over what they were before, per item (bytes); what the ' +
-      "build's input holds is not counted.",
+      'the build and a full collection, over what they were before, per item (bytes), the median ' +
+      'of three processes, each after one small build of the same kind (so that compiled code ' +
+      "is not counted); what the build's input holds is not counted. Buffer: the static " +
+      "index's own ArrayBuffer per item, exactly.",
     metrics: [
       { key: 'peak', label: 'build peak RSS (MB)', unit: 'count' },
       { key: 'rss', label: 'RSS kept (bytes/item)', unit: 'count' },
       { key: 'heap', label: 'heap + buffers kept (bytes/item)', unit: 'count' },
+      { key: 'buffer', label: 'index buffer (bytes/item)', unit: 'count' },
     ],
     rows,
     warnings,
