@@ -1,6 +1,7 @@
 // quadkit benchmark runner: runs each workload with quadkit and its peers, each workload (each
-// part of one) in a Node process of its own, then prints one markdown table per workload and writes bench/results/latest.{md,json} (full runs)
-// or bench/results/partial.{md,json} (--quick or filtered runs).
+// part of one) in a Node process of its own, then prints one markdown table per workload and
+// writes bench/results/latest.{md,json} (full runs) or bench/results/partial.{md,json} (--quick
+// or filtered runs).
 //
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs

@@ -50,9 +50,12 @@ function itemNumber(name: string, value: unknown, i: number): number {
  * post-order (children in order, then the parent), with one reused object.
  * @param engine - the tree (it lists its nodes into `table`).
  * @param table - the reused arrays of the pass.
- * @param items - the items by slot, or null when the slots are the items (item indices).
+ * @param items - the items by the numbers the engine lists, or null when those numbers are the
+ * items (item indices).
  * @param callback - receives each node and its aggregate.
  * @param options - `{ weight, map, reduce, initial }`.
+ * @param slots - the slot an error message names for a listed number n: `slots[n]`, or n itself
+ * when null (the static tree over objects lists leaf positions, and names input indices).
  * @internal
  */
 export function visitAfter<T>(
@@ -61,6 +64,7 @@ export function visitAfter<T>(
   items: readonly T[] | null,
   callback: AggregateCallback,
   options: AggregateOptions<T>,
+  slots: Int32Array | null = null,
 ): void {
   checkFunction('callback', callback);
   if (options === null || typeof options !== 'object') {
@@ -86,8 +90,9 @@ export function visitAfter<T>(
   for (let e = 0; e < table.entries; e++) {
     const s = entrySlot[e]!;
     const item = (items === null ? s : items[s]) as T;
-    entryWeight[e] = weight === undefined ? 1 : itemNumber('options.weight', weight(item), s);
-    if (map !== undefined) entryValue[e] = itemNumber('options.map', map(item), s);
+    const slot = slots === null ? s : slots[s]!;
+    entryWeight[e] = weight === undefined ? 1 : itemNumber('options.weight', weight(item), slot);
+    if (map !== undefined) entryValue[e] = itemNumber('options.map', map(item), slot);
   }
   table.accumulate(map === undefined ? null : reduce, initial);
   // Post-order, user code guarded against mutating the tree.

@@ -64,7 +64,8 @@ export abstract class QueryIndex<T> {
   }
 
   /**
-   * The items by slot, or null when the slots are the answers (item indices).
+   * The items by the slots that nearest-first queries answer (through `slotRank()` when it is
+   * not null), or null when the slots are the answers (item indices).
    * @internal
    */
   protected abstract slotItems(): readonly T[] | null;
@@ -357,7 +358,8 @@ export abstract class QueryIndex<T> {
 
   /**
    * Calls `callback(slotA, slotB)` for every overlapping pair, by item slot (for trackers
-   * built on the index; see `ContactTracker`). Same rules as `pairs`.
+   * built on a dynamic index; see `ContactTracker`), or by the numbers of `hitItems()` on a
+   * static tree over objects. Same rules as `pairs`.
    * @internal
    */
   pairSlots(callback: (a: number, b: number) => void): void {

@@ -219,7 +219,8 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
    */
   visitAfter(callback: AggregateCallback, options: AggregateOptions<T> = {}): void {
     this.table ??= new NodeTable();
-    visitAfter(this.tree, this.table, this.sorted, callback, options);
+    const slots = this.sorted === null ? null : this.tree.indices;
+    visitAfter(this.tree, this.table, this.sorted, callback, options, slots);
   }
 
   protected slotItems(): readonly T[] | null {
@@ -239,7 +240,9 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
 // overwritten in input order (3x faster than pushing, and `new Array(n)` of a large n is a slow
 // dictionary-mode array).
 function curveOrder<T>(items: readonly T[], rank: Uint32Array): T[] {
-  const sorted = items.slice();
+  // (A plain Array even when `items` is a subclass, whose slice would make one of its own.)
+  const sorted: T[] =
+    Object.getPrototypeOf(items) === Array.prototype ? items.slice() : Array.from(items);
   for (let i = 0; i < rank.length; i++) sorted[rank[i]!] = items[i]!;
   return sorted;
 }

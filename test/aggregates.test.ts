@@ -234,6 +234,25 @@ describe('StaticQuadtree.visitAfter', () => {
     );
   });
 
+  it('names the input index of an item whose weight is not a number, for trees of objects and of raw points', () => {
+    // Points placed so that the curve order differs from the input order.
+    const coords = [9, 9, 0, 0, 9, 0, 0, 9, 5, 5];
+    const objects = Array.from({ length: 5 }, (_, i) => ({
+      x: coords[2 * i]!,
+      y: coords[2 * i + 1]!,
+    }));
+    for (const bad of [0, 2, 4]) {
+      const fromObjects = StaticQuadtree.from(objects, { nodeSize: 2 });
+      expect(() =>
+        fromObjects.visitAfter(() => {}, { weight: (o) => (o === objects[bad] ? Number.NaN : 1) }),
+      ).toThrow(new RegExp(`slot ${bad}\\)`));
+      const fromPoints = StaticQuadtree.fromPoints(coords, { nodeSize: 2 });
+      expect(() =>
+        fromPoints.visitAfter(() => {}, { weight: (i) => (i === bad ? Number.NaN : 1) }),
+      ).toThrow(new RegExp(`slot ${bad}\\)`));
+    }
+  });
+
   it('passes item indices to the options of a tree built from raw points', () => {
     const coords = [1, 1, 3, 3, 5, 5];
     const tree = StaticQuadtree.fromPoints(coords);

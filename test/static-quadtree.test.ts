@@ -732,6 +732,19 @@ describe('StaticQuadtree fixtures', () => {
     expect(calls).toEqual([1, 2]);
   });
 
+  it('from() over a subclass of Array still answers with plain arrays and keeps the input order in all()', () => {
+    class Items<T> extends Array<T> {}
+    const items = new Items<Item>();
+    for (let i = 0; i < 50; i++)
+      items.push({ id: i, x: (i * 7) % 10, y: (i * 3) % 10, width: 1, height: 1 });
+    const tree = StaticQuadtree.from(items);
+    const found = tree.search({ x: 0, y: 0, width: 10, height: 10 });
+    expect(Object.getPrototypeOf(found)).toBe(Array.prototype);
+    expect(found).toHaveLength(50);
+    expect(tree.all()).toEqual([...items]);
+    expect(Object.getPrototypeOf(tree.all())).toBe(Array.prototype);
+  });
+
   it('fromBoxes reads a Float64Array (or a view into one) without changing it, and copies it', () => {
     const backing = Float64Array.of(9, 9, 9, 9, 0, 0, 1, 1, 2, 2, 3, 3, 9, 9);
     const view = backing.subarray(4, 12);

@@ -156,13 +156,13 @@ function pairChunk(
   counts: Int32Array,
   out: Output,
 ): void {
-  const { boxes, indices } = tree;
+  const { boxes, emit } = tree;
   for (let p = from; p < to; p++) {
     const count = tree.searchRect(boxes, 4 * p, 0, INF, tree.results, 0, p);
     const results = tree.results;
     counts[p] = count;
     const ids = out.reserve(2 * count);
-    const a = indices[p]!;
+    const a = emit[p]!;
     let at = out.length;
     for (let j = 0; j < count; j++) {
       ids[at++] = a;

@@ -20,7 +20,11 @@ export interface NodeView {
 
 /** A spatial index over item slots, as the queries see it. */
 export interface QueryEngine {
-  /** Slots written by the last query. */
+  /**
+   * The answers of the last query: item slots (the static tree over objects answers window,
+   * shape and pair queries by leaf position). An engine may replace the array when it grows:
+   * read it after each query, never keep it across one.
+   */
   readonly results: Int32Array;
   /** Walks that call user code are under way: mutation and nested walks are refused. */
   walking: number;

@@ -4,7 +4,7 @@
 // layout, untested. Each walk makes room in its answer array before a scan (the scans write
 // without bounds checks).
 
-import { boxDistanceSq } from '../geometry/rect.js';
+import { boxGapSq } from '../geometry/rect.js';
 import type { PackedTree } from './packed.js';
 import {
   CIRCLE,
@@ -20,8 +20,10 @@ import {
 export const FIRST_RESULTS = 1024;
 
 /**
- * Writes into `out` from `n` the answers (`tree.emit`) for the leaves whose boxes overlap q[qi..qi+3] (every leaf of
- * every node it meets when `all`), only leaves after position `after`; returns the new count.
+ * Writes into `out` from `n` the answers (`tree.emit`) for the leaves whose boxes overlap
+ * q[qi..qi+3] (every leaf of every node it meets when `all`), only leaves after position
+ * `after`; returns the new count. `out` must be `tree.results` or `tree.pairOut`, and is read
+ * back from the tree after the call: a walk that needs more room replaces it there.
  */
 export function searchRect(
   tree: PackedTree,
@@ -191,7 +193,7 @@ export function searchCirclePoints(tree: PackedTree, x: number, y: number, r: nu
       const maxX = boxes[j + 2]!;
       const maxY = boxes[j + 3]!;
       if ((+(minX > x1) | +(maxX < x0) | +(minY > y1) | +(maxY < y0)) !== 0) continue;
-      if (boxDistanceSq(minX, minY, maxX, maxY, x, y) > hi) continue;
+      if (boxGapSq(minX, minY, maxX, maxY, x, y) > hi) continue;
       const fx = x - minX > maxX - x ? x - minX : maxX - x;
       const fy = y - minY > maxY - y ? y - minY : maxY - y;
       if (l === 2) {

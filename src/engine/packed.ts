@@ -225,7 +225,7 @@ export class PackedTree {
   /**
    * Writes into `out` from `n` the answers for the leaves whose boxes overlap q[qi..qi+3] (every
    * leaf of every node it meets when `all`), only leaves after position `after`; returns the new
-   * count (see packed-walk.ts).
+   * count. `out` must be `results` or `pairOut`, read back after the call (see packed-walk.ts).
    */
   searchRect(
     q: Float64Array,

@@ -8,7 +8,7 @@
 
 import {
   boxDistance,
-  boxDistanceSq,
+  boxGapSq,
   boxIntersectsCircle,
   boxIntersectsSegment,
   segmentBoxEntry,
@@ -183,9 +183,9 @@ export function scanCircle(
   const hi = r * r * (1 + 2 ** -40);
   for (let e = from; e < to; e++) {
     const i = 4 * e;
-    const d2 = boxDistanceSq(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, x, y);
+    const d2 = boxGapSq(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, x, y);
     // As in scanCirclePoints: branch-free for the clear cases, the exact test on the rim (and
-    // for a NaN, which boxDistanceSq gives when a side overflows).
+    // for a NaN, which boxGapSq gives when a side overflows).
     out[n] = slot[e]!;
     n += +(d2 < lo);
     if (

@@ -65,10 +65,28 @@ export function boxDistanceSq(
   x: number,
   y: number,
 ): number {
-  // Branch-free (a coin-flip branch per axis costs more than the arithmetic): max(a, 0) is
-  // (a + |a|) / 2, exactly, and at most one side of each axis is positive. (Only an overflow to
-  // -Infinity makes it NaN, which every caller takes as "decide exactly".) Each side is summed
-  // on its own: one of them is 0, so the other is not rounded away.
+  const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
+  const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
+  return dx * dx + dy * dy;
+}
+
+/**
+ * `boxDistanceSq` for the walks' hot loops, without a branch per axis (a coin-flip branch costs
+ * more than the arithmetic): max(a, 0) is (a + |a|) / 2, exactly, and at most one side of each
+ * axis of a box (min <= max) is positive. Each side is summed on its own: one of them is 0, so the
+ * other is not rounded away. The same value as `boxDistanceSq` for finite boxes and points, but
+ * NaN where a side is -Infinity (an infinite edge, or a difference that overflows), which every
+ * caller takes as "decide exactly".
+ * @internal
+ */
+export function boxGapSq(
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  x: number,
+  y: number,
+): number {
   const ax = minX - x;
   const bx = x - maxX;
   const ay = minY - y;

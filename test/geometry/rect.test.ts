@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { boxGapSq } from '../../src/geometry/rect.js';
 import {
   boxContainsBox,
   boxContainsPoint,
@@ -33,7 +34,7 @@ describe('box predicates', () => {
     expect(boxContainsBox(0, 0, 4, 4, 3, 3, 5, 4)).toBe(false);
   });
 
-  it('boxDistanceSq gives exactly the squared gap of the side the point is beyond, with tiny gaps beside huge boxes', () => {
+  it("the walks' branch-free boxGapSq equals boxDistanceSq on finite boxes, with tiny gaps beside huge boxes", () => {
     // The gap per axis, one side at a time (the reference the branch-free form must equal).
     const gap = (lo: number, hi: number, v: number): number =>
       v < lo ? lo - v : v > hi ? v - hi : 0;
@@ -47,12 +48,21 @@ describe('box predicates', () => {
         const y = f[0] * f[1];
         const dx = gap(x0, x1, x);
         const dy = gap(y0, y1, y);
+        expect(boxGapSq(x0, y0, x1, y1, x, y)).toBe(dx * dx + dy * dy);
         expect(boxDistanceSq(x0, y0, x1, y1, x, y)).toBe(dx * dx + dy * dy);
       }),
       { numRuns: 5000 },
     );
     // A point 1e-145 below a box half a unit tall: the gap is not lost beside the far side.
-    expect(boxDistanceSq(0, 1e-145, 0, 0.5, 0, 0)).toBe(1e-145 * 1e-145);
+    expect(boxGapSq(0, 1e-145, 0, 0.5, 0, 0)).toBe(1e-145 * 1e-145);
+  });
+
+  it('boxDistanceSq takes boxes with infinite edges: 0 inside, the gap to the finite side outside', () => {
+    const inf = Number.POSITIVE_INFINITY;
+    expect(boxDistanceSq(-inf, -inf, inf, inf, 0, 0)).toBe(0);
+    expect(boxDistanceSq(0, 0, inf, 1, 5, 0.5)).toBe(0);
+    expect(boxDistanceSq(0, 0, inf, 1, -3, 0.5)).toBe(9);
+    expect(boxDistanceSq(-1e308, 0, 1e308, 0, 1e308, 0)).toBe(0);
   });
 
   it('boxDistanceSq is 0 inside and on the edge, and the squared gap outside', () => {
