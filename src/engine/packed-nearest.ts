@@ -51,6 +51,6 @@ export function nearest(
       if (key <= limit) queue.push(n, key);
     }
   }
-  if (best.length > tree.results.length) tree.widen(tree.results, 0, best.length);
+  tree.room(tree.results, 0, best.length);
   return best.drain(tree.results);
 }

@@ -16,7 +16,7 @@ import {
   shapeHits,
 } from './scan.js';
 
-/** Room for answers at first; a query that finds more grows the array (see `widen`). */
+/** Room for answers at first; a query that finds more grows the array (see `room`). */
 export const FIRST_RESULTS = 1024;
 
 /**
@@ -58,7 +58,7 @@ export function searchRect(
       // Leaves: test them (all of them when the parent is inside the query).
       const from = first > after ? first : after + 1;
       if (from < end) {
-        if (n + end - from > out.length) out = tree.widen(out, n, n + end - from);
+        out = tree.room(out, n, end - from);
         n =
           inside || all
             ? scanAll(emit, from, end, out, n)
@@ -68,7 +68,7 @@ export function searchRect(
       // A node inside the query: its leaves are one contiguous run.
       const lo = tree.leafStart(first, l);
       const hi = tree.leafEnd(end, l);
-      if (n + hi - lo > out.length) out = tree.widen(out, n, n + hi - lo);
+      out = tree.room(out, n, hi - lo);
       n = scanAll(emit, lo, hi, out, n);
     } else {
       for (let c = first; c < end; c++) {
@@ -122,12 +122,12 @@ export function searchShape(tree: PackedTree, shape: number, q: Float64Array, qi
     if (inside) {
       const lo = tree.leafStart(first, l);
       const hi = tree.leafEnd(end, l);
-      if (n + hi - lo > results.length) results = tree.widen(results, n, n + hi - lo);
+      results = tree.room(results, n, hi - lo);
       n = scanAll(emit, lo, hi, results, n);
       continue;
     }
     if (l === 1) {
-      if (n + end - first > results.length) results = tree.widen(results, n, n + end - first);
+      results = tree.room(results, n, end - first);
       n = swallow
         ? scanCircle(boxes, emit, first, end, q, qi, results, n)
         : scanShape(boxes, emit, first, end, shape, q, qi, results, n);
@@ -181,7 +181,7 @@ export function searchCirclePoints(tree: PackedTree, x: number, y: number, r: nu
     const first = tree.childRange(pos, l);
     const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
     if (l === 1) {
-      if (n + end - first > results.length) results = tree.widen(results, n, n + end - first);
+      results = tree.room(results, n, end - first);
       n = scanCirclePoints(boxes, emit, first, end, x, y, r, results, n);
       continue;
     }
@@ -200,7 +200,7 @@ export function searchCirclePoints(tree: PackedTree, x: number, y: number, r: nu
         // A leaf group: its leaves at once, not through the stack.
         const from = (k - leaves) * nodeSize;
         const to = Math.min(from + nodeSize, leaves);
-        if (n + to - from > results.length) results = tree.widen(results, n, n + to - from);
+        results = tree.room(results, n, to - from);
         n =
           fx * fx + fy * fy < lo
             ? scanAll(emit, from, to, results, n)
@@ -210,7 +210,7 @@ export function searchCirclePoints(tree: PackedTree, x: number, y: number, r: nu
       if (fx * fx + fy * fy < lo) {
         const a = tree.leafStart(k, l);
         const b = tree.leafEnd(k + 1, l);
-        if (n + b - a > results.length) results = tree.widen(results, n, n + b - a);
+        results = tree.room(results, n, b - a);
         n = scanAll(emit, a, b, results, n);
         continue;
       }

@@ -259,6 +259,12 @@ export class PackedTree {
     return this.pointLeaves === 1;
   }
 
+  // `out` when it has room for `count` more answers after its first n; else a larger copy (see
+  // `widen`). The scans write without bounds checks: every walk calls this before a scan.
+  room(out: Int32Array, n: number, count: number): Int32Array {
+    return n + count <= out.length ? out : this.widen(out, n, n + count);
+  }
+
   // A copy of `out` with room for `need` answers (at most the item count, unless more are
   // needed), its first n kept; it replaces `results` or the pairs' array when `out` was one.
   widen(out: Int32Array, n: number, need: number): Int32Array {
