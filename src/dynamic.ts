@@ -96,8 +96,8 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
    */
   remove(item: T): boolean {
     this.idle('remove');
-    const s = this.engine.store.slots.get(item);
-    if (s === undefined) return false;
+    const s = this.engine.store.find(item);
+    if (s < 0) return false;
     this.engine.remove(s);
     return true;
   }
@@ -111,8 +111,8 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
    */
   update(item: T): boolean {
     this.idle('update');
-    const s = this.engine.store.slots.get(item);
-    if (s === undefined) return false;
+    const s = this.engine.store.find(item);
+    if (s < 0) return false;
     this.readGuarded(item);
     this.engine.move(s, BOUNDS, 0);
     return true;
@@ -195,8 +195,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
 
   /** @internal */
   slotOf(item: T): number {
-    const s = this.engine.store.slots.get(item);
-    return s === undefined ? -1 : s;
+    return this.engine.store.find(item);
   }
 
   // Reads an item's bounds into BOUNDS; the reader may call user code (toRect), which may query
