@@ -6,16 +6,19 @@ import {
 } from './aggregates.js';
 import { PackedTree } from './engine/packed.js';
 import { arraySource, type BoxSource, CHUNK, sampled } from './engine/packed-build.js';
+import { runLength } from './engine/packed-walk.js';
 import { InvalidTypeError, InvalidValueError, wrongType } from './errors.js';
 import { QueryIndex } from './queries.js';
 import type { IndexSummary, Rect, RectLike, RequireToRect, ToRect } from './types.js';
 import {
+  BOUNDS,
   checkBounds,
   checkFinite,
   checkFlag,
   checkFunction,
   checkInteger,
   checkOptions,
+  readQueryRect,
   readRects,
 } from './validate.js';
 
@@ -187,6 +190,20 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     return data instanceof ArrayBuffer ? data.slice(0) : data;
   }
 
+  /**
+   * Items whose bounds overlap the rectangle (closed: touching counts).
+   * @param rect - `{ x, y, width, height }`.
+   */
+  override search(rect: Rect): T[] {
+    const sorted = this.sorted;
+    if (sorted === null) return super.search(rect);
+    // Over items: the walk gives the leaves of a node inside the window as one run of the
+    // items in curve order, read from there without a position each.
+    readQueryRect(rect);
+    const n = this.tree.queryRectRuns(BOUNDS, 0);
+    return itemsOfRuns(sorted, this.tree.results, n);
+  }
+
   /** Every item (or item index), in input order. */
   all(): T[] {
     const { sorted, rank } = this;
@@ -245,6 +262,23 @@ function curveOrder<T>(items: readonly T[], rank: Uint32Array): T[] {
     Object.getPrototypeOf(items) === Array.prototype ? items.slice() : Array.from(items);
   for (let i = 0; i < rank.length; i++) sorted[rank[i]!] = items[i]!;
   return sorted;
+}
+
+// The items at the leaf positions of a walk's entries [0, n) (runs included, see runLength), in
+// order, as a new array that starts as a slice of `sorted` (see QueryIndex.list).
+function itemsOfRuns<T>(sorted: readonly T[], entries: Int32Array, n: number): T[] {
+  const out = sorted.slice(0, runLength(entries, n));
+  let i = 0;
+  for (let k = 0; k < n; k++) {
+    const p = entries[k]!;
+    if (p >= 0) {
+      out[i++] = sorted[p]!;
+      continue;
+    }
+    const end = ~p + entries[++k]!;
+    for (let q = ~p; q < end; q++) out[i++] = sorted[q]!;
+  }
+  return out;
 }
 
 // Throws unless `values` is an array-like whose length is a multiple of `per`.

@@ -757,6 +757,48 @@ describe('StaticQuadtree fixtures', () => {
     expect(tree.searchPoint(50, 50)).toEqual([]);
   });
 
+  it('search(rect) over items returns the items of fromBoxes over the same boxes, in the same order, whole nodes inside the window included', () => {
+    // The object door reads the leaves of a node inside the window as one run of items in curve
+    // order; fromBoxes answers each leaf's index. Same boxes, same walk: the same items in the
+    // same order, whatever the node size and however much of the tree the window covers.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1200 }),
+        fc.integer({ min: 2, max: 20 }),
+        fc.array(
+          fc.tuple(
+            fc.double({ min: -5, max: 45, noNaN: true }),
+            fc.double({ min: -5, max: 45, noNaN: true }),
+            fc.double({ min: 0, max: 50, noNaN: true }),
+            fc.double({ min: 0, max: 50, noNaN: true }),
+          ),
+          { minLength: 1, maxLength: 8 },
+        ),
+        fc.integer(),
+        (n, nodeSize, windows, seed) => {
+          const raw = randomBoxes(mulberry32(seed), n, 40, 3);
+          const items = Array.from({ length: n }, (_, i) => ({
+            id: i,
+            x: raw[4 * i]!,
+            y: raw[4 * i + 1]!,
+            width: raw[4 * i + 2]! - raw[4 * i]!,
+            height: raw[4 * i + 3]! - raw[4 * i + 1]!,
+          }));
+          const byItems = StaticQuadtree.from(items, { nodeSize });
+          const byBoxes = StaticQuadtree.fromBoxes(Float64Array.from(raw), { nodeSize });
+          const boxes = boxesOf(items);
+          for (const [x, y, width, height] of windows) {
+            const rect = { x, y, width, height };
+            const got = byItems.search(rect);
+            expect(got).toEqual(byBoxes.search(rect).map((i) => items[i]));
+            expect(sameItems(got, bruteSearch(boxes, rect)), `search(${fmt(rect)})`).toBeNull();
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it('queries that find thousands of items (more than the answer array a tree starts with) return every one, from every door and in every walk', () => {
     const rng = mulberry32(77);
     // 3000 boxes in a 30 x 30 area: whole-area windows take nodes inside the window whole,

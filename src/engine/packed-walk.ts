@@ -24,6 +24,9 @@ export const FIRST_RESULTS = 1024;
  * q[qi..qi+3] (every leaf of every node it meets when `all`), only leaves after position
  * `after`; returns the new count. `out` must be `tree.results` or `tree.pairOut`, and is read
  * back from the tree after the call: a walk that needs more room replaces it there.
+ * With `runs` (for a tree that answers leaf positions, with `after` < 0 and no `limit`), the
+ * leaves of a node inside the query are written as one run, ~first and then the count, instead
+ * of one by one: see `runLength`.
  */
 export function searchRect(
   tree: PackedTree,
@@ -34,6 +37,7 @@ export function searchRect(
   out: Int32Array,
   n: number,
   after: number,
+  runs: number,
 ): number {
   const { boxes, emit, levelEnd, stack, nodeSize } = tree;
   if (tree.numItems === 0) return n;
@@ -59,17 +63,15 @@ export function searchRect(
       const from = first > after ? first : after + 1;
       if (from < end) {
         out = tree.room(out, n, end - from);
-        n =
-          inside || all
-            ? scanAll(emit, from, end, out, n)
-            : scanRect(boxes, emit, from, end, q, qi, out, n);
+        if (!(inside || all)) n = scanRect(boxes, emit, from, end, q, qi, out, n);
+        else n = runs ? packRun(out, n, from, end) : scanAll(emit, from, end, out, n);
       }
     } else if (inside && after < 0) {
       // A node inside the query: its leaves are one contiguous run.
       const lo = tree.leafStart(first, l);
       const hi = tree.leafEnd(end, l);
       out = tree.room(out, n, hi - lo);
-      n = scanAll(emit, lo, hi, out, n);
+      n = runs ? packRun(out, n, lo, hi) : scanAll(emit, lo, hi, out, n);
     } else {
       for (let c = first; c < end; c++) {
         const j = 4 * c;
@@ -86,6 +88,26 @@ export function searchRect(
     if (n >= limit) break;
   }
   return n;
+}
+
+// Writes the leaf positions [lo, hi) as a run: ~lo, then the count.
+function packRun(out: Int32Array, n: number, lo: number, hi: number): number {
+  out[n] = ~lo;
+  out[n + 1] = hi - lo;
+  return n + 2;
+}
+
+/**
+ * The number of leaf positions that the entries [0, n) of a walk with `runs` stand for: an
+ * entry >= 0 is one position, an entry < 0 (~first) and the count after it are a run.
+ */
+export function runLength(entries: Int32Array, n: number): number {
+  let total = 0;
+  for (let k = 0; k < n; k++) {
+    if (entries[k]! >= 0) total++;
+    else total += entries[++k]!;
+  }
+  return total;
 }
 
 /**
@@ -230,7 +252,7 @@ export function pairs(tree: PackedTree, callback: (a: number, b: number) => void
   // Its own answer array: the callback may run queries, which write `results`.
   tree.pairOut ??= new Int32Array(Math.min(Math.max(numItems, 1), FIRST_RESULTS));
   for (let p = 0; p < numItems; p++) {
-    const n = searchRect(tree, boxes, 4 * p, 0, Number.POSITIVE_INFINITY, tree.pairOut, 0, p);
+    const n = searchRect(tree, boxes, 4 * p, 0, Number.POSITIVE_INFINITY, tree.pairOut, 0, p, 0);
     const out = tree.pairOut;
     const a = emit[p]!;
     for (let i = 0; i < n; i++) callback(a, out[i]!);

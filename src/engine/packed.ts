@@ -236,7 +236,16 @@ export class PackedTree {
     n: number,
     after: number,
   ): number {
-    return searchRect(this, q, qi, all, limit, out, n, after);
+    return searchRect(this, q, qi, all, limit, out, n, after, 0);
+  }
+
+  /**
+   * Writes into `results` the leaf positions whose boxes overlap q[qi..qi+3], the leaves of a
+   * node inside the query as one run (~first, count; see `runLength`), for a tree that answers
+   * positions (`answerPositions`); returns the number of entries.
+   */
+  queryRectRuns(q: Float64Array, qi: number): number {
+    return searchRect(this, q, qi, 0, Number.POSITIVE_INFINITY, this.results, 0, -1, 1);
   }
 
   searchShape(shape: number, q: Float64Array, qi: number): number {
