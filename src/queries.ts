@@ -101,7 +101,7 @@ export abstract class QueryIndex<T> {
    * @param rect - `{ x, y, width, height }`.
    */
   search(rect: Rect): T[] {
-    return this.list(this.rectQuery(rect, 0), this.hitItems(), null);
+    return this.hitList(this.rectQuery(rect, 0));
   }
 
   /**
@@ -109,41 +109,41 @@ export abstract class QueryIndex<T> {
    * (entries of `out` past it are left as they were).
    */
   searchInto(rect: Rect, out: T[]): number {
-    return this.into(this.rectQuery(rect, 0), out, this.hitItems(), null);
+    return this.hitInto(this.rectQuery(rect, 0), out);
   }
 
   /** Items whose bounds contain the point (x, y) (edges count). */
   searchPoint(x: number, y: number): T[] {
-    return this.list(this.pointQuery(x, y), this.hitItems(), null);
+    return this.hitList(this.pointQuery(x, y));
   }
 
   /** Allocation-free `searchPoint`: writes the items to `out` and returns their count. */
   searchPointInto(x: number, y: number, out: T[]): number {
-    return this.into(this.pointQuery(x, y), out, this.hitItems(), null);
+    return this.hitInto(this.pointQuery(x, y), out);
   }
 
   /**
    * Items whose bounds intersect the closed disc of centre (x, y) and radius r, decided exactly.
    */
   searchCircle(x: number, y: number, r: number): T[] {
-    return this.list(this.circleQuery(x, y, r), this.hitItems(), null);
+    return this.hitList(this.circleQuery(x, y, r));
   }
 
   /** Allocation-free `searchCircle`: writes the items to `out` and returns their count. */
   searchCircleInto(x: number, y: number, r: number, out: T[]): number {
-    return this.into(this.circleQuery(x, y, r), out, this.hitItems(), null);
+    return this.hitInto(this.circleQuery(x, y, r), out);
   }
 
   /**
    * Items whose bounds intersect the closed segment (x1, y1)-(x2, y2), decided exactly.
    */
   searchSegment(x1: number, y1: number, x2: number, y2: number): T[] {
-    return this.list(this.segmentQuery(x1, y1, x2, y2), this.hitItems(), null);
+    return this.hitList(this.segmentQuery(x1, y1, x2, y2));
   }
 
   /** Allocation-free `searchSegment`: writes the items to `out` and returns their count. */
   searchSegmentInto(x1: number, y1: number, x2: number, y2: number, out: T[]): number {
-    return this.into(this.segmentQuery(x1, y1, x2, y2), out, this.hitItems(), null);
+    return this.hitInto(this.segmentQuery(x1, y1, x2, y2), out);
   }
 
   /** Whether any item's bounds overlap the rectangle; stops at the first. */
@@ -268,11 +268,7 @@ export abstract class QueryIndex<T> {
    * @internal
    */
   searchEdges(minX: number, minY: number, maxX: number, maxY: number, limit: number): T[] {
-    return this.list(
-      this.engine.queryRect(stage(minX, minY, maxX, maxY), 0, 0, limit),
-      this.hitItems(),
-      null,
-    );
+    return this.hitList(this.engine.queryRect(stage(minX, minY, maxX, maxY), 0, 0, limit));
   }
 
   /**
@@ -317,12 +313,12 @@ export abstract class QueryIndex<T> {
    * rectangle touches. A superset of `search(rect)`, without duplicates.
    */
   retrieve(rect: Rect): T[] {
-    return this.list(this.rectQuery(rect, 1), this.hitItems(), null);
+    return this.hitList(this.rectQuery(rect, 1));
   }
 
   /** Allocation-free `retrieve`: writes the items to `out` and returns their count. */
   retrieveInto(rect: Rect, out: T[]): number {
-    return this.into(this.rectQuery(rect, 1), out, this.hitItems(), null);
+    return this.hitInto(this.rectQuery(rect, 1), out);
   }
 
   /**
@@ -438,6 +434,23 @@ export abstract class QueryIndex<T> {
     if (items === null) return slot as T;
     const rank = this.slotRank();
     return items[rank === null ? slot : rank[slot]!]!;
+  }
+
+  /**
+   * The items of the first n answers of a window or shape query, as a new array.
+   * @internal
+   */
+  protected hitList(n: number): T[] {
+    return this.list(n, this.hitItems(), null);
+  }
+
+  /**
+   * Writes the items of the first n answers of a window or shape query to `out`; returns how
+   * many.
+   * @internal
+   */
+  protected hitInto(n: number, out: T[]): number {
+    return this.into(n, out, this.hitItems(), null);
   }
 
   // The first n results as a new array of items (`items` by result, through `rank` when given,

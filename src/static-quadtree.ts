@@ -11,14 +11,12 @@ import { InvalidTypeError, InvalidValueError, wrongType } from './errors.js';
 import { QueryIndex } from './queries.js';
 import type { IndexSummary, Rect, RectLike, RequireToRect, ToRect } from './types.js';
 import {
-  BOUNDS,
   checkBounds,
   checkFinite,
   checkFlag,
   checkFunction,
   checkInteger,
   checkOptions,
-  readQueryRect,
   readRects,
 } from './validate.js';
 
@@ -190,20 +188,6 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     return data instanceof ArrayBuffer ? data.slice(0) : data;
   }
 
-  /**
-   * Items whose bounds overlap the rectangle (closed: touching counts).
-   * @param rect - `{ x, y, width, height }`.
-   */
-  override search(rect: Rect): T[] {
-    const sorted = this.sorted;
-    if (sorted === null) return super.search(rect);
-    // Over items: the walk gives the leaves of a node inside the window as one run of the
-    // items in curve order, read from there without a position each.
-    readQueryRect(rect);
-    const n = this.tree.queryRectRuns(BOUNDS, 0);
-    return itemsOfRuns(sorted, this.tree.results, n);
-  }
-
   /** Every item (or item index), in input order. */
   all(): T[] {
     const { sorted, rank } = this;
@@ -251,6 +235,22 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
   protected override hitItems(): readonly T[] | null {
     return this.sorted;
   }
+
+  // Over items, a window or shape query answers the leaves of a node inside the query as one run
+  // of the items in curve order (see PackedTree.runs), read from there without a position each.
+  protected override hitList(n: number): T[] {
+    const sorted = this.sorted;
+    if (sorted === null) return super.hitList(n);
+    const entries = this.tree.results;
+    return takeRuns(sorted, entries, n, sorted.slice(0, runLength(entries, n)));
+  }
+
+  protected override hitInto(n: number, out: T[]): number {
+    const sorted = this.sorted;
+    if (sorted === null) return super.hitInto(n, out);
+    takeRuns(sorted, this.tree.results, n, out);
+    return runLength(this.tree.results, n);
+  }
 }
 
 // The items in the order of the tree's leaves, item i at rank[i]: a copy of the array, then
@@ -264,10 +264,10 @@ function curveOrder<T>(items: readonly T[], rank: Uint32Array): T[] {
   return sorted;
 }
 
-// The items at the leaf positions of a walk's entries [0, n) (runs included, see runLength), in
-// order, as a new array that starts as a slice of `sorted` (see QueryIndex.list).
-function itemsOfRuns<T>(sorted: readonly T[], entries: Int32Array, n: number): T[] {
-  const out = sorted.slice(0, runLength(entries, n));
+// Writes to `out` from 0 the items at the leaf positions of a walk's entries [0, n) (runs
+// included, see runLength), in order; returns `out`. A new array starts as a slice of `sorted`
+// (see QueryIndex.list).
+function takeRuns<T>(sorted: readonly T[], entries: Int32Array, n: number, out: T[]): T[] {
   let i = 0;
   for (let k = 0; k < n; k++) {
     const p = entries[k]!;

@@ -757,26 +757,22 @@ describe('StaticQuadtree fixtures', () => {
     expect(tree.searchPoint(50, 50)).toEqual([]);
   });
 
-  it('search(rect) over items returns the items of fromBoxes over the same boxes, in the same order, whole nodes inside the window included', () => {
-    // The object door reads the leaves of a node inside the window as one run of items in curve
+  it('window and shape queries over items return the items of fromBoxes over the same boxes, in the same order, whole nodes inside the query included', () => {
+    // The object door reads the leaves of a node inside the query as one run of items in curve
     // order; fromBoxes answers each leaf's index. Same boxes, same walk: the same items in the
-    // same order, whatever the node size and however much of the tree the window covers.
+    // same order, whatever the node size and however much of the tree the query covers, for
+    // boxes and for points (whose circles take a walk of their own), and in the Into forms.
+    const coord = fc.double({ min: -5, max: 45, noNaN: true });
+    const size = fc.double({ min: 0, max: 50, noNaN: true });
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 1200 }),
         fc.integer({ min: 2, max: 20 }),
-        fc.array(
-          fc.tuple(
-            fc.double({ min: -5, max: 45, noNaN: true }),
-            fc.double({ min: -5, max: 45, noNaN: true }),
-            fc.double({ min: 0, max: 50, noNaN: true }),
-            fc.double({ min: 0, max: 50, noNaN: true }),
-          ),
-          { minLength: 1, maxLength: 8 },
-        ),
+        fc.boolean(),
+        fc.array(fc.tuple(coord, coord, size, size), { minLength: 1, maxLength: 6 }),
         fc.integer(),
-        (n, nodeSize, windows, seed) => {
-          const raw = randomBoxes(mulberry32(seed), n, 40, 3);
+        (n, nodeSize, points, queries, seed) => {
+          const raw = randomBoxes(mulberry32(seed), n, 40, points ? 0 : 3);
           const items = Array.from({ length: n }, (_, i) => ({
             id: i,
             x: raw[4 * i]!,
@@ -787,11 +783,27 @@ describe('StaticQuadtree fixtures', () => {
           const byItems = StaticQuadtree.from(items, { nodeSize });
           const byBoxes = StaticQuadtree.fromBoxes(Float64Array.from(raw), { nodeSize });
           const boxes = boxesOf(items);
-          for (const [x, y, width, height] of windows) {
-            const rect = { x, y, width, height };
+          const mapped = (ids: number[]) => ids.map((i) => items[i]);
+          const out: (typeof items)[number][] = [];
+          for (const [x, y, a, b] of queries) {
+            const rect = { x, y, width: a, height: b };
             const got = byItems.search(rect);
-            expect(got).toEqual(byBoxes.search(rect).map((i) => items[i]));
+            expect(got, `search(${fmt(rect)})`).toEqual(mapped(byBoxes.search(rect)));
             expect(sameItems(got, bruteSearch(boxes, rect)), `search(${fmt(rect)})`).toBeNull();
+            expect(byItems.searchInto(rect, out)).toBe(got.length);
+            expect(out.slice(0, got.length)).toEqual(got);
+            expect(byItems.retrieve(rect)).toEqual(mapped(byBoxes.retrieve(rect)));
+            const circle = byItems.searchCircle(x, y, a);
+            expect(circle, `searchCircle(${x}, ${y}, ${a})`).toEqual(
+              mapped(byBoxes.searchCircle(x, y, a)),
+            );
+            expect(sameItems(circle, exactSearchCircle(boxes, x, y, a))).toBeNull();
+            expect(byItems.searchCircleInto(x, y, a, out)).toBe(circle.length);
+            expect(out.slice(0, circle.length)).toEqual(circle);
+            expect(byItems.searchSegment(x, y, a, b)).toEqual(
+              mapped(byBoxes.searchSegment(x, y, a, b)),
+            );
+            expect(byItems.searchPoint(x, y)).toEqual(mapped(byBoxes.searchPoint(x, y)));
           }
         },
       ),

@@ -24,9 +24,9 @@ export const FIRST_RESULTS = 1024;
  * q[qi..qi+3] (every leaf of every node it meets when `all`), only leaves after position
  * `after`; returns the new count. `out` must be `tree.results` or `tree.pairOut`, and is read
  * back from the tree after the call: a walk that needs more room replaces it there.
- * With `runs` (for a tree that answers leaf positions, with `after` < 0 and no `limit`), the
- * leaves of a node inside the query are written as one run, ~first and then the count, instead
- * of one by one: see `runLength`.
+ * With `runs` (`tree.runs`, with `after` < 0 and no `limit`), the leaves of a node inside the
+ * query are written as one run, ~first and then the count, instead of one by one: see
+ * `runLength`.
  */
 export function searchRect(
   tree: PackedTree,
@@ -62,16 +62,18 @@ export function searchRect(
       // Leaves: test them (all of them when the parent is inside the query).
       const from = first > after ? first : after + 1;
       if (from < end) {
-        out = tree.room(out, n, end - from);
-        if (!(inside || all)) n = scanRect(boxes, emit, from, end, q, qi, out, n);
-        else n = runs ? packRun(out, n, from, end) : scanAll(emit, from, end, out, n);
+        out = tree.room(out, n, end - from + runs);
+        n =
+          inside || all
+            ? takeAll(runs, emit, from, end, out, n)
+            : scanRect(boxes, emit, from, end, q, qi, out, n);
       }
     } else if (inside && after < 0) {
       // A node inside the query: its leaves are one contiguous run.
       const lo = tree.leafStart(first, l);
       const hi = tree.leafEnd(end, l);
-      out = tree.room(out, n, hi - lo);
-      n = runs ? packRun(out, n, lo, hi) : scanAll(emit, lo, hi, out, n);
+      out = tree.room(out, n, hi - lo + runs);
+      n = takeAll(runs, emit, lo, hi, out, n);
     } else {
       for (let c = first; c < end; c++) {
         const j = 4 * c;
@@ -90,8 +92,18 @@ export function searchRect(
   return n;
 }
 
-// Writes the leaf positions [lo, hi) as a run: ~lo, then the count.
-function packRun(out: Int32Array, n: number, lo: number, hi: number): number {
+// Writes the answers for the leaves [lo, hi), untested, to `out` from n: one run (~lo, then the
+// count) when `runs`, else each one (`emit`); returns the new count. (Callers make room for
+// hi - lo + runs entries: a run of one leaf takes two.)
+function takeAll(
+  runs: number,
+  emit: Int32Array,
+  lo: number,
+  hi: number,
+  out: Int32Array,
+  n: number,
+): number {
+  if (runs === 0) return scanAll(emit, lo, hi, out, n);
   out[n] = ~lo;
   out[n + 1] = hi - lo;
   return n + 2;
@@ -115,7 +127,7 @@ export function runLength(entries: Int32Array, n: number): number {
  * q[qi], q[qi+1], radius q[qi+2]) or a segment (q[qi..qi+3]), decided exactly; returns how many.
  */
 export function searchShape(tree: PackedTree, shape: number, q: Float64Array, qi: number): number {
-  const { boxes, emit, levelEnd, stack, nodeSize } = tree;
+  const { boxes, emit, levelEnd, stack, nodeSize, runs } = tree;
   let results = tree.results;
   if (tree.numItems === 0) return 0;
   const a = q[qi]!;
@@ -144,8 +156,8 @@ export function searchShape(tree: PackedTree, shape: number, q: Float64Array, qi
     if (inside) {
       const lo = tree.leafStart(first, l);
       const hi = tree.leafEnd(end, l);
-      results = tree.room(results, n, hi - lo);
-      n = scanAll(emit, lo, hi, results, n);
+      results = tree.room(results, n, hi - lo + runs);
+      n = takeAll(runs, emit, lo, hi, results, n);
       continue;
     }
     if (l === 1) {
@@ -181,7 +193,7 @@ export function searchShape(tree: PackedTree, shape: number, q: Float64Array, qi
  * test decides, so the answers are those of the general walk.
  */
 export function searchCirclePoints(tree: PackedTree, x: number, y: number, r: number): number {
-  const { boxes, emit, levelEnd, stack, nodeSize } = tree;
+  const { boxes, emit, levelEnd, stack, nodeSize, runs } = tree;
   let results = tree.results;
   const lo = r * r * (1 - 2 ** -40);
   // The circle's box, widened by more than the rounding of x - r and x + r: a first, cheaper
@@ -222,18 +234,18 @@ export function searchCirclePoints(tree: PackedTree, x: number, y: number, r: nu
         // A leaf group: its leaves at once, not through the stack.
         const from = (k - leaves) * nodeSize;
         const to = Math.min(from + nodeSize, leaves);
-        results = tree.room(results, n, to - from);
+        results = tree.room(results, n, to - from + runs);
         n =
           fx * fx + fy * fy < lo
-            ? scanAll(emit, from, to, results, n)
+            ? takeAll(runs, emit, from, to, results, n)
             : scanCirclePoints(boxes, emit, from, to, x, y, r, results, n);
         continue;
       }
       if (fx * fx + fy * fy < lo) {
         const a = tree.leafStart(k, l);
         const b = tree.leafEnd(k + 1, l);
-        results = tree.room(results, n, b - a);
-        n = scanAll(emit, a, b, results, n);
+        results = tree.room(results, n, b - a + runs);
+        n = takeAll(runs, emit, a, b, results, n);
         continue;
       }
       stack[sp++] = k;

@@ -55,6 +55,12 @@ export class PackedTree {
    * always answer item indices.
    */
   emit: Int32Array;
+  /**
+   * 1 after `answerPositions()`: window queries without a limit and shape queries write the
+   * leaves of a node inside the query as one run (~first, then the count) instead of one
+   * position each; see `runLength`. Pairs never do.
+   */
+  runs = 0;
   readonly numItems: number;
   readonly nodeSize: number;
   /** The end (in nodes) of each level, from the leaves up. */
@@ -97,6 +103,7 @@ export class PackedTree {
    */
   answerPositions(): void {
     this.emit = identity(this.numItems);
+    this.runs = 1;
   }
 
   /** The number of nodes, leaves included. */
@@ -219,7 +226,8 @@ export class PackedTree {
   }
 
   queryRect(q: Float64Array, qi: number, all: number, limit: number): number {
-    return this.searchRect(q, qi, all, limit, this.results, 0, -1);
+    const runs = limit === Number.POSITIVE_INFINITY ? this.runs : 0;
+    return searchRect(this, q, qi, all, limit, this.results, 0, -1, runs);
   }
 
   /**
@@ -237,15 +245,6 @@ export class PackedTree {
     after: number,
   ): number {
     return searchRect(this, q, qi, all, limit, out, n, after, 0);
-  }
-
-  /**
-   * Writes into `results` the leaf positions whose boxes overlap q[qi..qi+3], the leaves of a
-   * node inside the query as one run (~first, count; see `runLength`), for a tree that answers
-   * positions (`answerPositions`); returns the number of entries.
-   */
-  queryRectRuns(q: Float64Array, qi: number): number {
-    return searchRect(this, q, qi, 0, Number.POSITIVE_INFINITY, this.results, 0, -1, 1);
   }
 
   searchShape(shape: number, q: Float64Array, qi: number): number {
