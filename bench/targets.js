@@ -75,7 +75,8 @@ export const TARGETS = [
   // doors (fromBoxes/fromPoints and the *Into forms) of the same run: within 1.3x.
   ...[
     ['static-boxes', ['build', 'q0', 'q1', 'radius', 'knn1', 'knn10']],
-    ['static-points', ['build', 'radius', 'knn10']],
+    ['static-points', ['build', 'q0', 'q1', 'radius', 'knn1', 'knn10']],
+    ['static-cities', ['build', 'q0', 'q1', 'radius', 'knn1', 'knn10']],
   ].flatMap(([workload, metrics]) =>
     metrics.map((metric) => ({
       workload,
