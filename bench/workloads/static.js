@@ -16,6 +16,10 @@ import { makeObjects, objectRows, rectQuery } from './static-objects.js';
 
 export const id = 'static';
 
+/** Node processes per table: each cell is the median over them (a process's JIT decisions
+ * move single cells by up to a third). */
+export const processes = 3;
+
 const WORLD = 1000;
 
 // Bytes of heap plus array buffers that `build()` keeps, per item: the growth from a second
@@ -286,7 +290,8 @@ export function run({ quick, quadkit, part }) {
     { key: 'knn10', label: 'kNN k=10', ops: nQueries, compare: true },
   ];
   const common =
-    `${nQueries} queries of each kind (total ms, median of ${runs} passes after 5 warm-up passes); ` +
+    `${nQueries} queries of each kind (total ms, median of ${runs} passes after 5 warm-up passes; ` +
+    `each cell the median of ${quick ? 1 : processes} Node processes); ` +
     `radius queries cover 0.01% of the area; build: best of ${buildRuns}; bytes/item: heap plus ` +
     'array buffers kept by the index, per item. quadkit uses the allocation-free *Into forms; ' +
     'the "from(objects)" rows hold the same items as objects ({ x, y, width, height } or { x, y }, ' +
