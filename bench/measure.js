@@ -32,23 +32,14 @@ export function mean(xs) {
  * Runs `setup()` (untimed) then `run(state)` (timed, returns a number folded into the sink),
  * `warmup` times without recording and `runs` times recorded. Returns the times in ms and the
  * value `run` returned the last time (used to compare result counts between libraries).
- * `gcEach`: collect garbage before every run (off when the heap is huge and a full GC is slow);
- * `gcOnce`: collect once, before the first recorded run (no collection of the build before it
- * still under way, with its marking, while the recorded runs run).
+ * `gcEach`: collect garbage before every run (off when the heap is huge and a full GC is slow).
  */
-export function repeat({
-  setup = () => undefined,
-  run,
-  warmup = 1,
-  runs = 5,
-  gcEach = true,
-  gcOnce = false,
-}) {
+export function repeat({ setup = () => undefined, run, warmup = 1, runs = 5, gcEach = true }) {
   const times = [];
   let result;
   for (let i = 0; i < warmup + runs; i++) {
     const state = setup();
-    if (gcEach || (gcOnce && i === warmup)) gc();
+    if (gcEach) gc();
     const t0 = now();
     result = run(state);
     const t = now() - t0;

@@ -100,16 +100,8 @@ function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label
     for (const [key, fn] of Object.entries(queries)) {
       if (fn === null) continue;
       // Five warm-up passes: a pass of 1,000 small queries lasts about a millisecond, too short
-      // for any library's hot code to be optimised after one. Then one full collection, so
-      // that no collection of the heap left running from the builds (marking on the other core,
-      // slower stores meanwhile) overlaps the recorded passes of whichever row comes next.
-      const m = repeat({
-        runs,
-        warmup: 5,
-        gcEach: false,
-        gcOnce: true,
-        run: () => fn(built.index),
-      });
+      // for any library's hot code to be optimised after one.
+      const m = repeat({ runs, warmup: 5, gcEach: false, run: () => fn(built.index) });
       values[key] = m.median;
       if (hits[key] === undefined) hits[key] = {};
       hits[key][name] = m.result;
