@@ -242,14 +242,15 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     const sorted = this.sorted;
     if (sorted === null) return super.hitList(n);
     const entries = this.tree.results;
-    return takeRuns(sorted, entries, n, sorted.slice(0, runLength(entries, n)));
+    const out = sorted.slice(0, runLength(entries, n));
+    takeRuns(sorted, entries, n, out);
+    return out;
   }
 
   protected override hitInto(n: number, out: T[]): number {
     const sorted = this.sorted;
     if (sorted === null) return super.hitInto(n, out);
-    takeRuns(sorted, this.tree.results, n, out);
-    return runLength(this.tree.results, n);
+    return takeRuns(sorted, this.tree.results, n, out);
   }
 }
 
@@ -265,9 +266,9 @@ function curveOrder<T>(items: readonly T[], rank: Uint32Array): T[] {
 }
 
 // Writes to `out` from 0 the items at the leaf positions of a walk's entries [0, n) (runs
-// included, see runLength), in order; returns `out`. A new array starts as a slice of `sorted`
-// (see QueryIndex.list).
-function takeRuns<T>(sorted: readonly T[], entries: Int32Array, n: number, out: T[]): T[] {
+// included, see runLength), in order; returns how many. A new array starts as a slice of
+// `sorted` (see QueryIndex.list).
+function takeRuns<T>(sorted: readonly T[], entries: Int32Array, n: number, out: T[]): number {
   let i = 0;
   for (let k = 0; k < n; k++) {
     const p = entries[k]!;
@@ -278,7 +279,7 @@ function takeRuns<T>(sorted: readonly T[], entries: Int32Array, n: number, out: 
     const end = ~p + entries[++k]!;
     for (let q = ~p; q < end; q++) out[i++] = sorted[q]!;
   }
-  return out;
+  return i;
 }
 
 // Throws unless `values` is an array-like whose length is a multiple of `per`.
