@@ -71,6 +71,26 @@ export const TARGETS = [
     exact: true,
     text: `StaticQuadtree kNN (k = ${metric === 'knn1' ? 1 : 10}) at least as fast as flatbush's neighbors`,
   })),
+  // Points: radius queries against kdbush's within on 1M uniform points and on the cities, and
+  // kNN on the cities against flatbush's neighbors.
+  ...['static-points', 'static-cities'].map((workload) => ({
+    workload,
+    metric: 'radius',
+    peer: 'kdbush',
+    factor: 1,
+    variant: 'quadkit StaticQuadtree',
+    exact: true,
+    text: `${workload === 'static-points' ? '1M points' : 'cities'}: radius queries at least as fast as kdbush's within`,
+  })),
+  ...['knn1', 'knn10'].map((metric) => ({
+    workload: 'static-cities',
+    metric,
+    peer: 'flatbush',
+    factor: 1,
+    variant: 'quadkit StaticQuadtree',
+    exact: true,
+    text: `cities: kNN (k = ${metric === 'knn1' ? 1 : 10}) at least as fast as flatbush's neighbors`,
+  })),
   // The object doors (from(objects) and the query forms that return items) against the typed
   // doors (fromBoxes/fromPoints and the *Into forms) of the same run: within 1.3x.
   ...[
