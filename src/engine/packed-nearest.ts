@@ -2,8 +2,17 @@
 // browsing in spatial databases", 1999): nodes in a min-heap by their key under the metric, the
 // k best items in a bounded max-heap (see queue.ts).
 
+import { boxDistanceSq } from '../geometry/rect.js';
 import type { PackedTree } from './packed.js';
-import { boxKey, maxKey, NODE_SHADE, POINT, scanNearest, scanNearestPoints } from './scan.js';
+import {
+  boxKey,
+  maxKey,
+  NODE_SHADE,
+  POINT,
+  scanNearest,
+  scanNearestPoints,
+  squaredCut,
+} from './scan.js';
 
 /**
  * Writes to `tree.results` the item indices of the k items with the smallest keys under
@@ -27,9 +36,17 @@ export function nearest(
   best.reset(k);
   if (k === 0 || tree.numItems === 0) return 0;
   const points = metric === POINT && tree.allPoints();
+  // In a tree of points, nodes are keyed by their squared distance (no square root per node: 1M
+  // points, 1,000 queries, k = 1: 4.3 -> 3.9 ms), compared with squaredCut of the distances the
+  // search keeps. (In a tree of boxes that measured slower.) Otherwise by a shaded bound.
+  const cutLimit = points ? squaredCut(limit) : limit;
   queue.push(levelEnd[levelEnd.length - 1]! - 1, 0);
   while (queue.length > 0) {
-    const bound = best.full ? Math.min(limit, best.worst()) : limit;
+    let bound = cutLimit;
+    if (best.full) {
+      const worst = best.worst();
+      bound = Math.min(bound, points ? squaredCut(worst) : worst);
+    }
     if (queue.peekKey() > bound) break;
     const pos = queue.pop();
     // The node's level, from the level bounds (a handful of levels).
@@ -44,11 +61,12 @@ export function nearest(
     }
     for (let n = first; n < end; n++) {
       const j = 4 * n;
-      // Shaded by a few ulps, so that rounding never ranks a node behind an item inside it.
-      const key =
-        boxKey(metric, boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, a, b, c, d) *
-        NODE_SHADE;
-      if (key <= limit) queue.push(n, key);
+      // (Shaded by a few ulps, so that rounding never ranks a node behind an item inside it.)
+      const key = points
+        ? boxDistanceSq(boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, a, b)
+        : boxKey(metric, boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, a, b, c, d) *
+          NODE_SHADE;
+      if (key <= cutLimit) queue.push(n, key);
     }
   }
   tree.room(tree.results, 0, best.length);

@@ -317,12 +317,21 @@ export function scanNearestPoints(
   }
 }
 
-// A squared distance beyond which no entry can enter `best` (nor pass `limit`), with a margin far
-// above rounding; infinite where squares leave the range in which that margin holds.
+// A squared distance beyond which no entry can enter `best` (nor pass `limit`).
 function pointCut(best: KBest, limit: number): number {
-  const w = best.full && best.worst() < limit ? best.worst() : limit;
+  return squaredCut(best.full && best.worst() < limit ? best.worst() : limit);
+}
+
+/**
+ * A squared distance beyond which nothing is within distance w, for tests in squares (no square
+ * root): w² widened by far more than the rounding of a computed squared distance, and never
+ * below 1e-280, where squares of differences lose that relative precision (a computed square
+ * above it is still within a few ulps). Infinity when w² overflows, or w is Infinity.
+ * @param w - a distance, >= 0.
+ */
+export function squaredCut(w: number): number {
   const cut = w * w * (1 + 2 ** -40);
-  return cut > 1e-280 ? cut : Number.POSITIVE_INFINITY;
+  return cut > 1e-280 ? cut : 1e-280;
 }
 
 /** Entries per block of a pair scan: a block pair yields at most BLOCK * BLOCK pairs. */
