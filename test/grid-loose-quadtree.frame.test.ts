@@ -2,10 +2,9 @@
 // the bounds, many coincident items) against brute force, and the steady-state frame loop
 // (move everything, updateAll(), pairs(cb)) that must allocate nothing.
 import { PerformanceObserver } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { GridLooseQuadtree } from '../src/index.js';
+import { exposeGc, settle } from './gc.js';
 import {
   BruteIndex,
   mulberry32,
@@ -202,18 +201,6 @@ describe('pairs(cb) on random moving scenes', () => {
 // ---------------------------------------------------------------------------------------------
 // The steady-state frame loop allocates nothing
 // ---------------------------------------------------------------------------------------------
-
-/** A function that runs a full garbage collection (V8's gc, exposed at runtime). */
-function exposeGc(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
-
-/** Lets pending callbacks (such as PerformanceObserver deliveries) run. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 3; i++) await new Promise<void>((r) => setImmediate(r));
-  await new Promise<void>((r) => setTimeout(r, 20));
-}
 
 interface Measure {
   /** GC events (of any kind) observed while `run` ran. */

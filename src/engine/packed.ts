@@ -30,15 +30,18 @@ const MAGIC = 0x54494b51; // 'QKIT' read as a little-endian u32
 export const FORMAT_VERSION = 1;
 const KIND_STATIC = 1;
 
-// 0, 1, 2, ...: the leaf positions, shared by every tree that answers positions.
-let IDENTITY = new Int32Array(0);
+// 0, 1, 2, ...: the leaf positions, shared by the trees that answer positions. Held weakly here:
+// the trees keep it alive, and it goes with the last of them (a larger tree makes a larger one,
+// which the trees built after it share).
+let IDENTITY: WeakRef<Int32Array> | null = null;
 
 function identity(n: number): Int32Array {
-  if (IDENTITY.length < n) {
-    IDENTITY = new Int32Array(n);
-    for (let i = 0; i < n; i++) IDENTITY[i] = i;
-  }
-  return IDENTITY;
+  const shared = IDENTITY?.deref();
+  if (shared !== undefined && shared.length >= n) return shared;
+  const ids = new Int32Array(n);
+  for (let i = 0; i < n; i++) ids[i] = i;
+  IDENTITY = new WeakRef(ids);
+  return ids;
 }
 
 /** A packed static tree over item indices. */

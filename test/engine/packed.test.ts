@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { hilbert } from '../../src/engine/packed-build.js';
+import { PackedTree } from '../../src/engine/packed.js';
+import { arraySource, hilbert } from '../../src/engine/packed-build.js';
+import { exposeGc, settle } from '../gc.js';
 import { mulberry32 } from '../oracle.js';
 
 // The branch-free Hilbert index of "Fast Hilbert curve generation, sorting, and range queries"
@@ -82,5 +84,40 @@ describe('hilbert(x, y)', () => {
       const [x1, y1] = at.get(h)!;
       expect(Math.abs(x1 - x0) + Math.abs(y1 - y0)).toBe(1);
     }
+  });
+});
+
+describe('PackedTree.answerPositions()', () => {
+  /** A tree over n unit boxes on a diagonal that answers leaf positions. */
+  function positionsTree(n: number): PackedTree {
+    const boxes = new Float64Array(4 * n);
+    for (let i = 0; i < n; i++) boxes.set([i, i, i + 1, i + 1], 4 * i);
+    const tree = PackedTree.build(arraySource(boxes, n), 4, false, null, null)!;
+    tree.answerPositions();
+    return tree;
+  }
+
+  it('trees share one array of leaf positions 0, 1, 2, ..., which goes with the last tree that uses it', async () => {
+    const gc = exposeGc();
+    let big: PackedTree | null = positionsTree(5000);
+    const small = positionsTree(100);
+    expect(small.emit).toBe(big.emit);
+    expect(Array.from(big.emit.subarray(0, 5000))).toEqual(
+      Array.from({ length: 5000 }, (_, i) => i),
+    );
+    const gone = new WeakRef(big.emit);
+    big = null;
+    // `small` still holds it.
+    await settle();
+    gc();
+    expect(gone.deref()).toBeDefined();
+    // With no tree left that uses it, it is collected, and the next tree gets one of its own size.
+    const size = small.emit.length;
+    (small as { emit: Int32Array }).emit = new Int32Array(0);
+    await settle();
+    gc();
+    expect(gone.deref()).toBeUndefined();
+    expect(size).toBe(5000);
+    expect(positionsTree(300).emit.length).toBe(300);
   });
 });
