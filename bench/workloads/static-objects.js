@@ -118,6 +118,30 @@ export function objectRows({
     rbushQueries,
     'load() of the objects, toBBox',
   );
+  if (quadkit && !points) {
+    // The toRect door: the same boxes as rbush-style { minX, minY, maxX, maxY } objects, read
+    // through a toRect that returns a new rect per item (called once per item). Its tree, and so
+    // every query, is the object door's: only the build is measured.
+    const minMax = objects.map((o) => ({
+      minX: o.x,
+      minY: o.y,
+      maxX: o.x + o.width,
+      maxY: o.y + o.height,
+    }));
+    const toRect = (o) => ({
+      x: o.minX,
+      y: o.minY,
+      width: o.maxX - o.minX,
+      height: o.maxY - o.minY,
+    });
+    measure(
+      `quadkit StaticQuadtree ${OBJECT_DOOR}, toRect`,
+      true,
+      () => quadkit.StaticQuadtree.from(minMax, { toRect }),
+      { q0: null, q1: null, radius: null, knn1: null, knn10: null },
+      'from(objects, { toRect }); its queries are those of from(objects)',
+    );
+  }
   if (points) {
     measure(
       `kdbush ${OBJECT_DOOR}`,
