@@ -4,15 +4,8 @@
 
 import { boxDistanceSq } from '../geometry/rect.js';
 import type { PackedTree } from './packed.js';
-import {
-  boxKey,
-  maxKey,
-  NODE_SHADE,
-  POINT,
-  scanNearest,
-  scanNearestPoints,
-  squaredCut,
-} from './scan.js';
+import { boxKey, maxKey, NODE_SHADE, POINT, scanNearest } from './scan.js';
+import { scanNearestPoints, squaredCut } from './scan-points.js';
 
 /**
  * Writes to `tree.results` the item indices of the k items with the smallest keys under

@@ -6,15 +6,8 @@
 
 import { boxGapSq } from '../geometry/rect.js';
 import type { PackedTree } from './packed.js';
-import {
-  CIRCLE,
-  scanAll,
-  scanCircle,
-  scanCirclePoints,
-  scanRect,
-  scanShape,
-  shapeHits,
-} from './scan.js';
+import { CIRCLE, scanAll, scanCircle, scanRect, scanShape, shapeHits } from './scan.js';
+import { scanCirclePoints } from './scan-points.js';
 
 /** Room for answers at first; a query that finds more grows the array (see `room`). */
 export const FIRST_RESULTS = 1024;

@@ -1,10 +1,11 @@
 // The entry kernels every index shares. Query numbers come in a Float64Array at an offset, not
 // as arguments: V8 boxes a double passed to (or returned from) a call it does not inline, and the
-// frame loop and the *Into queries must not allocate.
+// frame loop and the *Into queries must not allocate. The kernels for entries that are points
+// are in scan-points.ts.
 //
-// The entry kernels every index shares. A node, cell or leaf holds a run of entries: boxes
-// (4 doubles each, minX, minY, maxX, maxY) and item slots, side by side. A query tests a run
-// against its shape; the walks over nodes differ per index, these loops over entries do not.
+// A node, cell or leaf holds a run of entries: boxes (4 doubles each, minX, minY, maxX, maxY)
+// and item slots, side by side. A query tests a run against its shape; the walks over nodes
+// differ per index, these loops over entries do not.
 
 import {
   boxDistance,
@@ -184,8 +185,8 @@ export function scanCircle(
   for (let e = from; e < to; e++) {
     const i = 4 * e;
     const d2 = boxGapSq(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, x, y);
-    // As in scanCirclePoints: branch-free for the clear cases, the exact test on the rim (and
-    // for a NaN, which boxGapSq gives when a side overflows).
+    // As in scanCirclePoints (scan-points.ts): branch-free for the clear cases, the exact test
+    // on the rim (and for a NaN, which boxGapSq gives when a side overflows).
     out[n] = slot[e]!;
     n += +(d2 < lo);
     if (
@@ -193,50 +194,6 @@ export function scanCircle(
       boxIntersectsCircle(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, x, y, r)
     )
       n++;
-  }
-  return n;
-}
-
-// The squared distance from (x, y) of entry e, a point (its box's min corner): the value
-// `boxDistanceSq` gives for its box.
-function pointDistanceSq(box: Float64Array, e: number, x: number, y: number): number {
-  const dx = box[4 * e]! - x;
-  const dy = box[4 * e + 1]! - y;
-  return dx * dx + dy * dy;
-}
-
-// Whether entry e, a point, is in the closed disc (x, y, r), decided exactly.
-function pointBoxIn(box: Float64Array, e: number, x: number, y: number, r: number): boolean {
-  const px = box[4 * e]!;
-  const py = box[4 * e + 1]!;
-  return boxIntersectsCircle(px, py, px, py, x, y, r);
-}
-
-/**
- * `scanCircle` for entries whose boxes are points (minX === maxX, minY === maxY), centre (x, y),
- * radius r: reads only x and y, one squared distance decides (the value `boxDistanceSq` gives
- * for a point), the exact test only on the rim.
- */
-export function scanCirclePoints(
-  box: Float64Array,
-  slot: Int32Array,
-  from: number,
-  to: number,
-  x: number,
-  y: number,
-  r: number,
-  out: Int32Array,
-  n: number,
-): number {
-  const lo = r * r * (1 - 2 ** -40);
-  const hi = r * r * (1 + 2 ** -40);
-  for (let e = from; e < to; e++) {
-    const d2 = pointDistanceSq(box, e, x, y);
-    // Branch-free for the clear cases (write the slot, keep it when clearly inside); one rarely
-    // taken branch for a point on the rim (or a NaN from an overflow), decided exactly.
-    out[n] = slot[e]!;
-    n += +(d2 < lo);
-    if ((+(d2 < lo) | +(d2 > hi)) === 0 && pointBoxIn(box, e, x, y, r)) n++;
   }
   return n;
 }
@@ -287,51 +244,6 @@ export function scanNearest(
         : boxKey(metric, box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c, d);
     if (key <= limit) best.offer(slot[e]!, key);
   }
-}
-
-/**
- * `scanNearest` under POINT for entries whose boxes are points, query point (x, y), keys up to
- * `limit`: an entry whose squared distance is clearly beyond the current k-th best (or the limit)
- * is passed over without its square root; the others are keyed by `boxDistance` as there.
- */
-export function scanNearestPoints(
-  box: Float64Array,
-  slot: Int32Array,
-  from: number,
-  to: number,
-  x: number,
-  y: number,
-  limit: number,
-  best: KBest,
-): void {
-  let cut = pointCut(best, limit);
-  for (let e = from; e < to; e++) {
-    if (pointDistanceSq(box, e, x, y) > cut) continue;
-    const px = box[4 * e]!;
-    const py = box[4 * e + 1]!;
-    const key = boxDistance(px, py, px, py, x, y);
-    if (key <= limit) {
-      best.offer(slot[e]!, key);
-      cut = pointCut(best, limit);
-    }
-  }
-}
-
-// A squared distance beyond which no entry can enter `best` (nor pass `limit`).
-function pointCut(best: KBest, limit: number): number {
-  return squaredCut(best.full && best.worst() < limit ? best.worst() : limit);
-}
-
-/**
- * A squared distance beyond which nothing is within distance w, for tests in squares (no square
- * root): w² widened by far more than the rounding of a computed squared distance, and never
- * below 1e-280, where squares of differences lose that relative precision (a computed square
- * above it is still within a few ulps). Infinity when w² overflows, or w is Infinity.
- * @param w - a distance, >= 0.
- */
-export function squaredCut(w: number): number {
-  const cut = w * w * (1 + 2 ** -40);
-  return cut > 1e-280 ? cut : 1e-280;
 }
 
 /** Entries per block of a pair scan: a block pair yields at most BLOCK * BLOCK pairs. */

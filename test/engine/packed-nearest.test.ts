@@ -3,7 +3,7 @@
 // underflow or overflow, and with queries on an item (the k-th best at distance 0).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { squaredCut } from '../../src/engine/scan.js';
+import { squaredCut } from '../../src/engine/scan-points.js';
 import { StaticQuadtree } from '../../src/index.js';
 import { boxesOf, checkNearest, distanceToBox } from '../oracle.js';
 
