@@ -40,6 +40,26 @@ import {
   scanShape,
   shapeHits,
 } from './scan.js';
+import {
+  allocChildren,
+  CHILD,
+  CLASS,
+  COUNT,
+  CX,
+  CY,
+  childCell,
+  cleanup,
+  DEPTH,
+  EXACT,
+  initNode,
+  NA,
+  PARENT,
+  regroup,
+  resize,
+  START,
+  SUB,
+  split,
+} from './tree-nodes.js';
 
 const INF = Number.POSITIVE_INFINITY;
 /** A rebuild's buffer of entries: item slots and their boxes. */
@@ -55,34 +75,6 @@ const NO_CELLS = new Float64Array(4 * 4 * 6).fill(Number.POSITIVE_INFINITY);
 
 /** Buffered inserts below this many are placed one by one. */
 const BULK_MIN = 256;
-
-// Fields of a node's record in `lk` (8 ints).
-/** First of the node's four children; -1 for a leaf. Threads the free list of 4-blocks. */
-export const CHILD = 0;
-/** Items in the node's subtree, itself included. */
-export const SUB = 1;
-/** Start of the node's bucket. */
-export const START = 2;
-/** Items in the node itself. */
-export const COUNT = 3;
-/**
- * Size class of the node's bucket (it holds 2^CLASS entries); -1 when it has none, EXACT when a
- * rebuild sized it to its entries (the next entry moves it to a bucket of a class).
- */
-export const CLASS = 4;
-/** CLASS of a bucket sized exactly by a rebuild: full, and never reused once left. */
-export const EXACT = -2;
-export const PARENT = 5;
-export const DEPTH = 6;
-/**
- * Entries of an inner node's "A" region: the first NA entries of its bucket, those whose x-range
- * holds the vertical split line. The rest form region "B". Each region keeps a band (see `band`)
- * so that a query can skip the straddlers of a node it only passes through.
- */
-export const NA = 7;
-// Fields of a node's record in `geo` (8 doubles): 0-3 its bounds, then the centre of its cell.
-export const CX = 4;
-export const CY = 5;
 
 /** A dynamic region quadtree over item slots. Front doors validate and map slots to items. */
 export class RegionTree<T> implements Engine<T> {
@@ -109,15 +101,20 @@ export class RegionTree<T> implements Engine<T> {
   /** Walks that call user code are under way: mutation is refused. */
   walking = 0;
 
-  private freeBlock = -1;
-  /** Half the cell size at each depth, and the loose half-size. */
-  private readonly halfW: Float64Array;
-  private readonly halfH: Float64Array;
-  private readonly looseW: Float64Array;
-  private readonly looseH: Float64Array;
-  private readonly stack: Int32Array;
-  /** Scratch of `split`: the child each entry moves to. */
-  private targets = new Int32Array(64);
+  /** @internal The first free 4-block of nodes (-1: none), threaded through CHILD. */
+  freeBlock = -1;
+  /** @internal Half the cell width at each depth (see `looseW` for the loose half-size). */
+  readonly halfW: Float64Array;
+  /** @internal Half the cell height at each depth. */
+  readonly halfH: Float64Array;
+  /** @internal The loose half-width at each depth: looseness times halfW. */
+  readonly looseW: Float64Array;
+  /** @internal The loose half-height at each depth: looseness times halfH. */
+  readonly looseH: Float64Array;
+  /** @internal The depth-first stack of the walks, splits and cleanup. */
+  readonly stack: Int32Array;
+  /** @internal Scratch of `split`: the child each entry moves to. */
+  targets = new Int32Array(64);
   private readonly queue = new NodeQueue();
   readonly best = new KBest();
   /** Frames of the pair walk: entries copied out of other nodes (see `pairs`). */
@@ -128,7 +125,8 @@ export class RegionTree<T> implements Engine<T> {
   private readonly pairBuffer = new PairBuffer();
   private readonly visitStack: Int32Array;
   private readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
-  private changes = 0;
+  /** @internal Removals and relocations since the last cleanup (see `changed`). */
+  changes = 0;
   /** Inserted items not yet placed in a node: their slots and boxes (see `flush`). */
   private pendSlot = new Int32Array(64);
   private pendBox = new Float64Array(4 * 64);
@@ -187,7 +185,8 @@ export class RegionTree<T> implements Engine<T> {
     this.nodeCount = 1;
     this.freeBlock = -1;
     this.changes = 0;
-    this.initNode(
+    initNode(
+      this,
       0,
       -1,
       0,
@@ -198,45 +197,6 @@ export class RegionTree<T> implements Engine<T> {
       INF,
       INF,
     );
-  }
-
-  private initNode(
-    n: number,
-    parent: number,
-    depth: number,
-    cx: number,
-    cy: number,
-    minX: number,
-    minY: number,
-    maxX: number,
-    maxY: number,
-  ): void {
-    const { lk, geo } = this;
-    const l = 8 * n;
-    lk[l + CHILD] = -1;
-    lk[l + SUB] = 0;
-    lk[l + START] = 0;
-    lk[l + COUNT] = 0;
-    lk[l + CLASS] = -1;
-    lk[l + PARENT] = parent;
-    lk[l + DEPTH] = depth;
-    geo[l] = minX;
-    geo[l + 1] = minY;
-    geo[l + 2] = maxX;
-    geo[l + 3] = maxY;
-    geo[l + CX] = cx;
-    geo[l + CY] = cy;
-    this.leafBands(n);
-  }
-
-  // Gives node n the regions of a leaf: no A region, an unbounded B band.
-  private leafBands(n: number): void {
-    const band = this.band;
-    this.lk[8 * n + NA] = 0;
-    band[4 * n] = INF;
-    band[4 * n + 1] = -INF;
-    band[4 * n + 2] = -INF;
-    band[4 * n + 3] = INF;
   }
 
   /**
@@ -357,13 +317,13 @@ export class RegionTree<T> implements Engine<T> {
       // stays in n (group 0), or stays in child q (1 + 5q), or goes to grandchild r of child q
       // (2 + 5q + r). The scatter lays the groups out in that order, which is the order of the
       // buckets: each node's stayers, then its children's items.
-      const c = this.allocChildren(n);
+      const c = allocChildren(this, n);
       const geo = this.geo;
       const two = d + 1 < maxLevels;
       if (two) {
         for (let q = 0; q < 4; q++) {
           for (let r = 0; r < 4; r++) {
-            this.childCell(geo, 8 * (c + q), d + 2, r, cells, 24 * q + 6 * r);
+            childCell(this, geo, 8 * (c + q), d + 2, r, cells, 24 * q + 6 * r);
           }
         }
       }
@@ -393,7 +353,7 @@ export class RegionTree<T> implements Engine<T> {
           continue;
         }
         // Split child k by its groups: its stayers, then its children's ranges.
-        const kc = this.allocChildren(k);
+        const kc = allocChildren(this, k);
         this.own(k, dst, b, a, from, edge[5 * q + 1]!);
         for (let r = 3; r >= 0; r--) {
           const f = edge[5 * q + 1 + r]!;
@@ -411,7 +371,7 @@ export class RegionTree<T> implements Engine<T> {
     this.pendSlot = new Int32Array(64);
     this.pendBox = new Float64Array(4 * 64);
     // Sort the stayers of inner nodes into their regions, and set their bands.
-    for (let n = 0; n < this.nodeCount; n++) if (this.lk[8 * n + CHILD]! >= 0) this.regroup(n);
+    for (let n = 0; n < this.nodeCount; n++) if (this.lk[8 * n + CHILD]! >= 0) regroup(this, n);
   }
 
   // Makes the items in [lo, hi) of `src` node n's bucket, exactly sized: in `home`, where the
@@ -484,7 +444,8 @@ export class RegionTree<T> implements Engine<T> {
 
   // The child of inner node n that the centre of the box src[i..i+3] picks: right if its x is
   // >= the node's centre, top if its y is. (Boxes come in arrays, not arguments: see scan.ts.)
-  private pick(n: number, src: Float64Array, i: number): number {
+  /** @internal */
+  pick(n: number, src: Float64Array, i: number): number {
     const g = 8 * n;
     const x = src[i]! + (src[i + 2]! - src[i]!) * 0.5;
     const y = src[i + 1]! + (src[i + 3]! - src[i + 1]!) * 0.5;
@@ -494,7 +455,8 @@ export class RegionTree<T> implements Engine<T> {
   }
 
   // Whether node n's bounds contain the box src[i..i+3].
-  private fits(n: number, src: Float64Array, i: number): boolean {
+  /** @internal */
+  fits(n: number, src: Float64Array, i: number): boolean {
     const geo = this.geo;
     const g = 8 * n;
     return (
@@ -571,13 +533,14 @@ export class RegionTree<T> implements Engine<T> {
       lk[8 * n + COUNT]! > this.maxObjects &&
       lk[8 * n + DEPTH]! < this.maxLevels
     ) {
-      this.split(n);
+      split(this, n);
     }
   }
 
   // Adds slot s with the box src[i..i+3] to node n's bucket: to its A region if n
   // is an inner node and the box holds the vertical split line, else to its B region.
-  private put(s: number, n: number, src: Float64Array, i: number): void {
+  /** @internal */
+  put(s: number, n: number, src: Float64Array, i: number): void {
     const { lk, store } = this;
     // Read the box first: src may be the bucket array, which resize() replaces.
     const minX = src[i]!;
@@ -587,7 +550,7 @@ export class RegionTree<T> implements Engine<T> {
     const l = 8 * n;
     const count = lk[l + COUNT]!;
     const c = lk[l + CLASS]!;
-    if (c < 0 || count === 1 << c) this.resize(n, count + 1);
+    if (c < 0 || count === 1 << c) resize(this, n, count + 1);
     const start = lk[l + START]!;
     let p = count;
     // (A leaf has no A region, and its B band is unbounded: its geometry is not read.)
@@ -645,7 +608,8 @@ export class RegionTree<T> implements Engine<T> {
   }
 
   // Widens the band of node n's A region (inA) or B region to cover the box src[i..i+3].
-  private widenBand(n: number, inA: boolean, src: Float64Array, i: number): void {
+  /** @internal */
+  widenBand(n: number, inA: boolean, src: Float64Array, i: number): void {
     const band = this.band;
     const b = 4 * n;
     if (inA) {
@@ -655,185 +619,6 @@ export class RegionTree<T> implements Engine<T> {
       if (src[i + 1]! < band[b + 2]!) band[b + 2] = src[i + 1]!;
       if (src[i + 3]! > band[b + 3]!) band[b + 3] = src[i + 3]!;
     }
-  }
-
-  // Sorts the entries of inner node n into its A and B regions and sets the bands exactly.
-  private regroup(n: number): void {
-    const { lk, band } = this;
-    const { box } = this.buckets;
-    const l = 8 * n;
-    const start = lk[l + START]!;
-    const end = start + lk[l + COUNT]!;
-    const cx = this.geo[l + CX]!;
-    // Partition: A entries (x-range holds cx) to the front.
-    let a = start;
-    for (let e = start; e < end; e++) {
-      if (box[4 * e]! <= cx && cx <= box[4 * e + 2]!) {
-        if (e !== a) this.swapEntries(n, a, e);
-        a++;
-      }
-    }
-    lk[l + NA] = a - start;
-    const b = 4 * n;
-    band[b] = INF;
-    band[b + 1] = -INF;
-    band[b + 2] = INF;
-    band[b + 3] = -INF;
-    for (let e = start; e < end; e++) {
-      this.widenBand(n, e < a, box, 4 * e);
-    }
-  }
-
-  private swapEntries(n: number, i: number, j: number): void {
-    const { box, slot } = this.buckets;
-    for (let k = 0; k < 4; k++) {
-      const t = box[4 * i + k]!;
-      box[4 * i + k] = box[4 * j + k]!;
-      box[4 * j + k] = t;
-    }
-    const si = slot[i]!;
-    const sj = slot[j]!;
-    slot[i] = sj;
-    slot[j] = si;
-    const start = this.lk[8 * n + START]!;
-    this.store.pos[sj] = i - start;
-    this.store.pos[si] = j - start;
-  }
-
-  // Moves node n's entries to a bucket that holds at least `need` (its bucket, if any, is freed).
-  private resize(n: number, need: number): void {
-    const { lk } = this;
-    const l = 8 * n;
-    lk[l + START] = this.buckets.move(lk[l + START]!, lk[l + COUNT]!, lk[l + CLASS]!, need);
-    lk[l + CLASS] = Buckets.classFor(need);
-  }
-
-  // Splits node n, moves each of its entries that fits a child into it, and splits again any
-  // child that overflows in turn (an explicit stack: the depth limit bounds it).
-  private split(n: number): void {
-    const stack = this.stack;
-    let sp = 0;
-    stack[sp++] = n;
-    while (sp > 0) {
-      n = stack[--sp]!;
-      const c = this.allocChildren(n);
-      const lk = this.lk;
-      const l = 8 * n;
-      const start = lk[l + START]!;
-      const count = lk[l + COUNT]!;
-      // Each entry goes to the child its centre picks when that child contains it, else stays.
-      // First count the movers per child, so each child's bucket is sized once.
-      const to = this.pickTargets(n, start, start + count);
-      for (let k = c; k < c + 4; k++) {
-        const need = lk[8 * k + SUB]!;
-        if (need > 0) this.resize(k, need);
-      }
-      // Then move them; the stayers are packed to the front of n's bucket.
-      const { box, slot } = this.buckets;
-      const targets = this.targets;
-      let kept = 0;
-      for (let e = start; e < to; e++) {
-        const minX = box[4 * e]!;
-        const minY = box[4 * e + 1]!;
-        const maxX = box[4 * e + 2]!;
-        const maxY = box[4 * e + 3]!;
-        const s = slot[e]!;
-        const k = targets[e - start]!;
-        if (k >= 0) {
-          this.put(s, k, box, 4 * e); // k's bucket was sized above: box is not replaced
-        } else {
-          const w = start + kept;
-          box[4 * w] = minX;
-          box[4 * w + 1] = minY;
-          box[4 * w + 2] = maxX;
-          box[4 * w + 3] = maxY;
-          slot[w] = s;
-          this.store.pos[s] = kept++;
-        }
-      }
-      lk[l + COUNT] = kept;
-      // Give back the room the movers left; sort the stayers into regions.
-      if (kept === 0) {
-        if (lk[l + CLASS]! >= 0) this.buckets.release(start, lk[l + CLASS]!);
-        lk[l + CLASS] = -1;
-      } else if (Buckets.classFor(kept) < lk[l + CLASS]!) {
-        this.resize(n, kept);
-      }
-      this.regroup(n);
-      for (let k = c; k < c + 4; k++) {
-        if (lk[8 * k + COUNT]! > this.maxObjects && lk[8 * k + DEPTH]! < this.maxLevels)
-          stack[sp++] = k;
-      }
-    }
-  }
-
-  // For each entry of [from, to) of inner node n: the child its centre picks if that child
-  // contains it, else -1, into `targets`; counts the movers in the children's SUB. Returns `to`.
-  private pickTargets(n: number, from: number, to: number): number {
-    if (this.targets.length < to - from) this.targets = new Int32Array(2 * (to - from));
-    const { targets, lk } = this;
-    const box = this.buckets.box;
-    for (let e = from; e < to; e++) {
-      const k = this.pick(n, box, 4 * e);
-      const fits = this.fits(k, box, 4 * e);
-      targets[e - from] = fits ? k : -1;
-      if (fits) lk[8 * k + SUB]!++;
-    }
-    return to;
-  }
-
-  // Takes a 4-block for the children of n and sets their cells and bounds.
-  private allocChildren(n: number): number {
-    let c = this.freeBlock;
-    if (c >= 0) {
-      this.freeBlock = this.lk[8 * c + CHILD]!;
-    } else {
-      c = this.nodeCount;
-      this.nodeCount += 4;
-      if (8 * this.nodeCount > this.lk.length) this.growNodes(2 * this.nodeCount);
-    }
-    const { lk, geo } = this;
-    const l = 8 * n;
-    lk[l + CHILD] = c;
-    const d = lk[l + DEPTH]! + 1;
-    for (let q = 0; q < 4; q++) {
-      this.initNode(c + q, n, d, 0, 0, 0, 0, 0, 0);
-      this.childCell(geo, l, d, q, geo, 8 * (c + q));
-    }
-    return c;
-  }
-
-  // Writes into out[o..o+5] the bounds and cell centre of child q (at depth d) of the node whose
-  // geometry is at geo[l]: its loose cell, clipped to the parent's bounds so that bounds nest
-  // exactly. (The rebuild computes with it the cells of children not yet made: the same numbers.)
-  private childCell(
-    geo: Float64Array,
-    l: number,
-    d: number,
-    q: number,
-    out: Float64Array,
-    o: number,
-  ): void {
-    const x = geo[l + CX]! + (q & 1 ? this.halfW[d]! : -this.halfW[d]!);
-    const y = geo[l + CY]! + (q & 2 ? this.halfH[d]! : -this.halfH[d]!);
-    out[o] = Math.max(geo[l]!, x - this.looseW[d]!);
-    out[o + 1] = Math.max(geo[l + 1]!, y - this.looseH[d]!);
-    out[o + 2] = Math.min(geo[l + 2]!, x + this.looseW[d]!);
-    out[o + 3] = Math.min(geo[l + 3]!, y + this.looseH[d]!);
-    out[o + CX] = x;
-    out[o + CY] = y;
-  }
-
-  private growNodes(capacity: number): void {
-    const lk = new Int32Array(8 * capacity);
-    lk.set(this.lk);
-    this.lk = lk;
-    const geo = new Float64Array(8 * capacity);
-    geo.set(this.geo);
-    this.geo = geo;
-    const band = new Float64Array(4 * capacity);
-    band.set(this.band);
-    this.band = band;
   }
 
   // Counts removals and relocations; once they outnumber the nodes, tidies the tree, so that
@@ -847,42 +632,7 @@ export class RegionTree<T> implements Engine<T> {
    * the nodes below it (the items fit the root's bounds, which contain its descendants').
    */
   cleanup(): void {
-    this.flush();
-    this.changes = 0;
-    const stack = this.stack;
-    let sp = 0;
-    stack[sp++] = 0;
-    while (sp > 0) {
-      const n = stack[--sp]!;
-      const c = this.lk[8 * n + CHILD]!;
-      if (c < 0) continue;
-      if (this.lk[8 * n + SUB]! <= this.maxObjects) this.collapse(n, sp);
-      else for (let k = c; k < c + 4; k++) stack[sp++] = k;
-    }
-  }
-
-  // Moves every entry below n into n and frees n's descendants, using the stack above `base`.
-  private collapse(n: number, base: number): void {
-    const stack = this.stack;
-    let sp = base;
-    stack[sp++] = this.lk[8 * n + CHILD]!;
-    this.lk[8 * n + CHILD] = -1;
-    this.leafBands(n);
-    while (sp > base) {
-      const c = stack[--sp]!;
-      for (let k = c; k < c + 4; k++) {
-        const l = 8 * k;
-        const start = this.lk[l + START]!;
-        const end = start + this.lk[l + COUNT]!;
-        for (let e = start; e < end; e++) {
-          this.put(this.buckets.slot[e]!, n, this.buckets.box, 4 * e);
-        }
-        if (this.lk[l + CLASS]! >= 0) this.buckets.release(start, this.lk[l + CLASS]!);
-        if (this.lk[l + CHILD]! >= 0) stack[sp++] = this.lk[l + CHILD]!;
-      }
-      this.lk[8 * c + CHILD] = this.freeBlock;
-      this.freeBlock = c;
-    }
+    cleanup(this);
   }
 
   queryRect(q: Float64Array, qi: number, all: number, limit: number): number {

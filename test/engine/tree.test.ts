@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { RegionTree } from '../../src/engine/tree.js';
 import {
   CHILD,
   CLASS,
@@ -10,10 +11,9 @@ import {
   EXACT,
   NA,
   PARENT,
-  RegionTree,
   START,
   SUB,
-} from '../../src/engine/tree.js';
+} from '../../src/engine/tree-nodes.js';
 
 // The engine takes boxes in a Float64Array (src, offset).
 const ARGS = new Float64Array(4);
