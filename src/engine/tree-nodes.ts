@@ -79,7 +79,10 @@ export function leafBands(tree: RegionTree<unknown>, n: number): void {
   band[4 * n + 3] = INF;
 }
 
-/** Sorts the entries of inner node n of `tree` into its A and B regions and sets the bands exactly. */
+/**
+ * Sorts the entries of inner node n of `tree` into its A and B regions and sets the bands
+ * exactly.
+ */
 export function regroup(tree: RegionTree<unknown>, n: number): void {
   const { lk, band } = tree;
   const { box } = tree.buckets;

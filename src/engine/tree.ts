@@ -27,19 +27,7 @@ import { Buckets } from './buckets.js';
 import type { Engine, NodeView } from './engine.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
-import {
-  boxKey,
-  CIRCLE,
-  copyOverlapping,
-  maxKey,
-  NODE_SHADE,
-  PairBuffer,
-  scanAll,
-  scanNearest,
-  scanRect,
-  scanShape,
-  shapeHits,
-} from './scan.js';
+import { boxKey, copyOverlapping, maxKey, NODE_SHADE, PairBuffer, scanNearest } from './scan.js';
 import { rebuild } from './tree-build.js';
 import {
   CHILD,
@@ -57,6 +45,7 @@ import {
   SUB,
   split,
 } from './tree-nodes.js';
+import { listNodes, searchRect, searchShape, visit } from './tree-walk.js';
 
 const INF = Number.POSITIVE_INFINITY;
 
@@ -110,8 +99,10 @@ export class RegionTree<T> implements Engine<T> {
   private pairStack: Int32Array;
   /** Pairs found by the pair walk, reported from here. */
   private readonly pairBuffer = new PairBuffer();
-  private readonly visitStack: Int32Array;
-  private readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
+  /** @internal The stack of `visit`, and the size of the stack `listNodes` asks its table for. */
+  readonly visitStack: Int32Array;
+  /** @internal The node passed to `visit` callbacks; one object, reused. */
+  readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
   /** @internal Removals and relocations since the last cleanup (see `changed`). */
   changes = 0;
   /** @internal Inserted items not yet placed in a node: their slots (see `flush`). */
@@ -486,7 +477,7 @@ export class RegionTree<T> implements Engine<T> {
 
   queryRect(q: Float64Array, qi: number, all: number, limit: number): number {
     this.flush();
-    return this.searchRect(0, q, qi, all, limit, this.results, 0);
+    return searchRect(this, 0, q, qi, all, limit, this.results, 0);
   }
 
   /**
@@ -503,57 +494,7 @@ export class RegionTree<T> implements Engine<T> {
     out: Int32Array,
     n: number,
   ): number {
-    const { lk, geo, band, stack } = this;
-    const minX = q[qi]!;
-    const minY = q[qi + 1]!;
-    const maxX = q[qi + 2]!;
-    const maxY = q[qi + 3]!;
-    const { box, slot } = this.buckets;
-    let sp = 0;
-    stack[sp++] = start;
-    while (sp > 0) {
-      let node = stack[--sp]!;
-      const inside = node < 0;
-      if (inside) node = ~node;
-      const l = 8 * node;
-      const from = lk[l + START]!;
-      const to = from + lk[l + COUNT]!;
-      const c = lk[l + CHILD]!;
-      if (inside) {
-        // A node inside the query (pushed as ~node): all its items are answers, no tests needed.
-        n = scanAll(slot, from, to, out, n);
-        if (c >= 0) for (let k = c; k < c + 4; k++) if (lk[8 * k + SUB]! > 0) stack[sp++] = ~k;
-      } else {
-        if (all) {
-          n = scanAll(slot, from, to, out, n);
-        } else {
-          // Each region only if the query meets its band.
-          const na = from + lk[l + NA]!;
-          const b = 4 * node;
-          if (na > from && band[b]! <= maxX && band[b + 1]! >= minX) {
-            n = scanRect(box, slot, from, na, q, qi, out, n);
-          }
-          if (band[b + 2]! <= maxY && band[b + 3]! >= minY) {
-            n = scanRect(box, slot, na, to, q, qi, out, n);
-          }
-        }
-        if (c >= 0) {
-          // Push the children the query meets, marked (~k) when it contains them.
-          for (let k = c; k < c + 4; k++) {
-            if (lk[8 * k + SUB] === 0) continue;
-            const g = 8 * k;
-            const bMinX = geo[g]!;
-            const bMinY = geo[g + 1]!;
-            const bMaxX = geo[g + 2]!;
-            const bMaxY = geo[g + 3]!;
-            if (bMinX > maxX || bMinY > maxY || bMaxX < minX || bMaxY < minY) continue;
-            stack[sp++] = bMinX >= minX && bMinY >= minY && bMaxX <= maxX && bMaxY <= maxY ? ~k : k;
-          }
-        }
-      }
-      if (n >= limit) break;
-    }
-    return n;
+    return searchRect(this, start, q, qi, all, limit, out, n);
   }
 
   /**
@@ -561,48 +502,7 @@ export class RegionTree<T> implements Engine<T> {
    * or a segment (q[qi], q[qi+1])-(q[qi+2], q[qi+3]), decided exactly, and returns how many.
    */
   searchShape(shape: number, q: Float64Array, qi: number): number {
-    this.flush();
-    const { lk, geo, band, stack, results } = this;
-    const a = q[qi]!;
-    const b = q[qi + 1]!;
-    const c = q[qi + 2]!;
-    const d = q[qi + 3]!;
-    // The shape's bounding box.
-    const sMinX = shape === CIRCLE ? a - c : Math.min(a, c);
-    const sMaxX = shape === CIRCLE ? a + c : Math.max(a, c);
-    const sMinY = shape === CIRCLE ? b - c : Math.min(b, d);
-    const sMaxY = shape === CIRCLE ? b + c : Math.max(b, d);
-    const { box, slot } = this.buckets;
-    let n = 0;
-    let sp = 0;
-    stack[sp++] = 0;
-    while (sp > 0) {
-      const node = stack[--sp]!;
-      const l = 8 * node;
-      // Each region only if the shape's bounding box meets its band.
-      const from = lk[l + START]!;
-      const na = from + lk[l + NA]!;
-      const to = from + lk[l + COUNT]!;
-      const j = 4 * node;
-      if (na > from && band[j]! <= sMaxX && band[j + 1]! >= sMinX) {
-        n = scanShape(box, slot, from, na, shape, q, qi, results, n);
-      }
-      if (band[j + 2]! <= sMaxY && band[j + 3]! >= sMinY) {
-        n = scanShape(box, slot, na, to, shape, q, qi, results, n);
-      }
-      const first = lk[l + CHILD]!;
-      if (first < 0) continue;
-      for (let k = first; k < first + 4; k++) {
-        const g = 8 * k;
-        if (
-          lk[g + SUB]! > 0 &&
-          shapeHits(shape, geo[g]!, geo[g + 1]!, geo[g + 2]!, geo[g + 3]!, a, b, c, d)
-        ) {
-          stack[sp++] = k;
-        }
-      }
-    }
-    return n;
+    return searchShape(this, shape, q, qi);
   }
 
   /**
@@ -759,66 +659,11 @@ export class RegionTree<T> implements Engine<T> {
    * centre of their boxes, into `table` (see aggregate.ts).
    */
   listNodes(table: NodeTable): void {
-    this.flush();
-    table.reset();
-    const { halfW, halfH, lk, geo } = this;
-    const { slot, box } = this.buckets;
-    // Pairs (node, its parent's number in the table): twice the visit stack's depth.
-    const stack = table.stackRoom(2 * this.visitStack.length);
-    let sp = 0;
-    stack[sp++] = 0;
-    stack[sp++] = -1;
-    while (sp > 0) {
-      const p = stack[--sp]!;
-      const n = stack[--sp]!;
-      const l = 8 * n;
-      const d = lk[l + DEPTH]!;
-      const k =
-        n === 0
-          ? table.addNode(p, this.x, this.y, this.width, this.height)
-          : table.addNode(
-              p,
-              geo[l + CX]! - halfW[d]!,
-              geo[l + CY]! - halfH[d]!,
-              2 * halfW[d]!,
-              2 * halfH[d]!,
-            );
-      const start = lk[l + START]!;
-      const end = start + lk[l + COUNT]!;
-      for (let e = start; e < end; e++) {
-        const b = 4 * e;
-        table.addEntry(k, slot[e]!, (box[b]! + box[b + 2]!) / 2, (box[b + 1]! + box[b + 3]!) / 2);
-      }
-      const c = lk[l + CHILD]!;
-      if (c < 0) continue;
-      // Children in quadrant order; those with no item in their subtree are left out.
-      for (let q = c + 3; q >= c; q--) {
-        if (lk[8 * q + SUB] === 0) continue;
-        stack[sp++] = q;
-        stack[sp++] = k;
-      }
-    }
+    listNodes(this, table);
   }
 
   /** Calls `callback` for each node, parents first; a `true` return skips the node's children. */
   visit(callback: (node: NodeView) => unknown): void {
-    this.flush();
-    const { halfW, halfH, visitStack: stack, view } = this;
-    let sp = 0;
-    stack[sp++] = 0;
-    while (sp > 0) {
-      const n = stack[--sp]!;
-      const l = 8 * n;
-      const d = this.lk[l + DEPTH]!;
-      view.x = n === 0 ? this.x : this.geo[l + CX]! - halfW[d]!;
-      view.y = n === 0 ? this.y : this.geo[l + CY]! - halfH[d]!;
-      view.width = n === 0 ? this.width : 2 * halfW[d]!;
-      view.height = n === 0 ? this.height : 2 * halfH[d]!;
-      view.depth = d;
-      view.count = this.lk[l + COUNT]!;
-      if (callback(view) === true) continue;
-      const c = this.lk[l + CHILD]!;
-      if (c >= 0) for (let k = c + 3; k >= c; k--) stack[sp++] = k;
-    }
+    visit(this, callback);
   }
 }
