@@ -27,7 +27,7 @@ import { Buckets } from './buckets.js';
 import type { Engine, NodeView } from './engine.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
-import { boxKey, copyOverlapping, maxKey, NODE_SHADE, PairBuffer, scanNearest } from './scan.js';
+import { boxKey, maxKey, NODE_SHADE, PairBuffer, scanNearest } from './scan.js';
 import { rebuild } from './tree-build.js';
 import {
   CHILD,
@@ -45,6 +45,7 @@ import {
   SUB,
   split,
 } from './tree-nodes.js';
+import { pairs } from './tree-pairs.js';
 import { listNodes, searchRect, searchShape, visit } from './tree-walk.js';
 
 const INF = Number.POSITIVE_INFINITY;
@@ -93,12 +94,14 @@ export class RegionTree<T> implements Engine<T> {
   targets = new Int32Array(64);
   private readonly queue = new NodeQueue();
   readonly best = new KBest();
-  /** Frames of the pair walk: entries copied out of other nodes (see `pairs`). */
-  private frameBox = new Float64Array(4 * 256);
-  private frameSlot = new Int32Array(256);
-  private pairStack: Int32Array;
-  /** Pairs found by the pair walk, reported from here. */
-  private readonly pairBuffer = new PairBuffer();
+  /** @internal Frames of the pair walk: boxes of entries copied out of other nodes. */
+  frameBox = new Float64Array(4 * 256);
+  /** @internal Frames of the pair walk: the slots of the entries in `frameBox`. */
+  frameSlot = new Int32Array(256);
+  /** @internal The stack of the pair walk: node, start and end of its frame. */
+  pairStack: Int32Array;
+  /** @internal Pairs found by the pair walk, reported from here. */
+  readonly pairBuffer = new PairBuffer();
   /** @internal The stack of `visit`, and the size of the stack `listNodes` asks its table for. */
   readonly visitStack: Int32Array;
   /** @internal The node passed to `visit` callbacks; one object, reused. */
@@ -546,112 +549,11 @@ export class RegionTree<T> implements Engine<T> {
   }
 
   /**
-   * Calls `callback(slotA, slotB)` once for every pair of items whose boxes overlap.
-   *
-   * One depth-first walk. Each node carries a "frame": copies of the entries outside its subtree
-   * that may overlap entries inside it (those of its ancestors, and of its earlier siblings'
-   * subtrees, that meet its bounds). At a node, its entries are tested against each other and
-   * against the frame, so each pair is met exactly once: at the node of the item the walk
-   * reaches later.
+   * Calls `callback(slotA, slotB)` once for every pair of items whose boxes overlap (see
+   * tree-pairs.ts).
    */
   pairs(callback: (a: number, b: number) => void): void {
-    this.flush();
-    const { lk, geo, pairBuffer: pairs } = this;
-    const { box, slot } = this.buckets;
-    pairs.n = 0;
-    let stack = this.pairStack;
-    let sp = 0;
-    let top = 0; // end of the live frames
-    stack[sp++] = 0;
-    stack[sp++] = 0;
-    stack[sp++] = 0;
-    while (sp > 0) {
-      const fe = stack[--sp]!;
-      const fs = stack[--sp]!;
-      const n = stack[--sp]!;
-      top = fe;
-      const l = 8 * n;
-      const from = lk[l + START]!;
-      const to = from + lk[l + COUNT]!;
-      // The node's entries against each other and against its frame.
-      pairs.scan(box, slot, from, to, this.frameBox, this.frameSlot, fs, fe, callback);
-      const c = lk[l + CHILD]!;
-      if (c < 0) continue;
-      // The frame of each child: the node's frame and entries that meet the child's bounds, then
-      // the entries of its earlier siblings' subtrees that do.
-      for (let k = c; k < c + 4; k++) {
-        if (lk[8 * k + SUB] === 0) continue;
-        let room = top + (fe - fs) + (to - from);
-        for (let m = c; m < k; m++) room += lk[8 * m + SUB]!;
-        this.frameRoom(room, top);
-        const { frameBox, frameSlot } = this;
-        const g = 8 * k;
-        const bMinX = geo[g]!;
-        const bMinY = geo[g + 1]!;
-        const bMaxX = geo[g + 2]!;
-        const bMaxY = geo[g + 3]!;
-        const start = top;
-        top = copyOverlapping(frameBox, frameSlot, fs, fe, geo, g, frameBox, frameSlot, top);
-        top = copyOverlapping(box, slot, from, to, geo, g, frameBox, frameSlot, top);
-        for (let m = c; m < k; m++) {
-          if (lk[8 * m + SUB] === 0) continue;
-          const h = 8 * m;
-          if (geo[h]! > bMaxX || geo[h + 1]! > bMaxY || geo[h + 2]! < bMinX || geo[h + 3]! < bMinY)
-            continue;
-          top = this.collect(m, geo, g, top);
-        }
-        if (sp + 3 > stack.length) {
-          const bigger = new Int32Array(2 * stack.length);
-          bigger.set(stack);
-          this.pairStack = stack = bigger;
-        }
-        stack[sp++] = k;
-        stack[sp++] = start;
-        stack[sp++] = top;
-      }
-    }
-    pairs.flush(callback);
-  }
-
-  // Copies into the frames, from index n, the entries of the subtree of `start` that overlap the
-  // box q[qi..qi+3]; returns the new end. The frames must have room for them.
-  private collect(start: number, q: Float64Array, qi: number, n: number): number {
-    const { lk, geo, stack, frameBox, frameSlot } = this;
-    const minX = q[qi]!;
-    const minY = q[qi + 1]!;
-    const maxX = q[qi + 2]!;
-    const maxY = q[qi + 3]!;
-    const { box, slot } = this.buckets;
-    let sp = 0;
-    stack[sp++] = start;
-    while (sp > 0) {
-      const node = stack[--sp]!;
-      const l = 8 * node;
-      const from = lk[l + START]!;
-      n = copyOverlapping(box, slot, from, from + lk[l + COUNT]!, q, qi, frameBox, frameSlot, n);
-      const c = lk[l + CHILD]!;
-      if (c < 0) continue;
-      for (let k = c; k < c + 4; k++) {
-        const g = 8 * k;
-        if (lk[g + SUB] === 0) continue;
-        if (geo[g]! > maxX || geo[g + 1]! > maxY || geo[g + 2]! < minX || geo[g + 3]! < minY)
-          continue;
-        stack[sp++] = k;
-      }
-    }
-    return n;
-  }
-
-  // Grows the frames to hold `room` entries, keeping the first `keep`.
-  private frameRoom(room: number, keep: number): void {
-    if (room <= this.frameSlot.length) return;
-    const size = Math.max(room, 2 * this.frameSlot.length);
-    const fb = new Float64Array(4 * size);
-    fb.set(this.frameBox.subarray(0, 4 * keep));
-    this.frameBox = fb;
-    const fs = new Int32Array(size);
-    fs.set(this.frameSlot.subarray(0, keep));
-    this.frameSlot = fs;
+    pairs(this, callback);
   }
 
   /**
