@@ -27,8 +27,9 @@ import { Buckets } from './buckets.js';
 import type { Engine, NodeView } from './engine.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
-import { boxKey, maxKey, NODE_SHADE, PairBuffer, scanNearest } from './scan.js';
+import { PairBuffer } from './scan.js';
 import { rebuild } from './tree-build.js';
+import { nearest } from './tree-nearest.js';
 import {
   CHILD,
   CLASS,
@@ -92,7 +93,8 @@ export class RegionTree<T> implements Engine<T> {
   readonly stack: Int32Array;
   /** @internal Scratch of `split`: the child each entry moves to. */
   targets = new Int32Array(64);
-  private readonly queue = new NodeQueue();
+  /** @internal The nodes `nearest` has yet to visit, by key. */
+  readonly queue = new NodeQueue();
   readonly best = new KBest();
   /** @internal Frames of the pair walk: boxes of entries copied out of other nodes. */
   frameBox = new Float64Array(4 * 256);
@@ -511,41 +513,9 @@ export class RegionTree<T> implements Engine<T> {
   /**
    * Writes into `results` the slots of the `k` items nearest to the query under `metric` (see
    * `boxKey`), nearest first (ties by slot), and returns how many; `best.keys` holds their keys.
-   * Best-first search: nodes leave the queue in order of their key, until none can beat the
-   * k-th best item.
    */
   nearest(metric: number, q: Float64Array, qi: number, k: number): number {
-    this.flush();
-    const { lk, geo, queue, best } = this;
-    const a = q[qi]!;
-    const b = q[qi + 1]!;
-    const c = q[qi + 2]!;
-    const d = q[qi + 3]!;
-    const limit = maxKey(metric, q, qi);
-    const { box, slot } = this.buckets;
-    queue.clear();
-    best.reset(k);
-    if (k === 0 || lk[SUB] === 0) return 0;
-    queue.push(0, 0);
-    while (queue.length > 0) {
-      const bound = best.full ? Math.min(limit, best.worst()) : limit;
-      if (queue.peekKey() > bound) break;
-      const node = queue.pop();
-      const l = 8 * node;
-      const from = lk[l + START]!;
-      scanNearest(box, slot, from, from + lk[l + COUNT]!, metric, q, qi, best);
-      const first = lk[l + CHILD]!;
-      if (first < 0) continue;
-      for (let kid = first; kid < first + 4; kid++) {
-        const g = 8 * kid;
-        if (lk[g + SUB] === 0) continue;
-        // Shaded by a few ulps, so that rounding never ranks a node behind an item inside it.
-        const key =
-          boxKey(metric, geo[g]!, geo[g + 1]!, geo[g + 2]!, geo[g + 3]!, a, b, c, d) * NODE_SHADE;
-        if (key <= limit) queue.push(kid, key);
-      }
-    }
-    return best.drain(this.results);
+    return nearest(this, metric, q, qi, k);
   }
 
   /**
