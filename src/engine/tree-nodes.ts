@@ -1,6 +1,6 @@
 // The node records of the region tree (see tree.ts for the design): the fields of a node in `lk`
-// and `geo`, and the surgery on the records: children allocated in 4-blocks, a node split, its
-// entries regrouped into its regions, small subtrees collapsed into their root.
+// and `geo`, the entries of its bucket (put, take, its A and B regions and their bands), and the
+// surgery on the records: children allocated in 4-blocks, a node split, small subtrees collapsed.
 
 import { Buckets } from './buckets.js';
 import type { RegionTree } from './tree.js';
@@ -80,6 +80,108 @@ export function leafBands(tree: RegionTree<unknown>, n: number): void {
 }
 
 /**
+ * Adds slot s with the box src[i..i+3] to node n's bucket in `tree`: to its A region if n is an
+ * inner node and the box holds the vertical split line, else to its B region.
+ */
+export function put(
+  tree: RegionTree<unknown>,
+  s: number,
+  n: number,
+  src: Float64Array,
+  i: number,
+): void {
+  const { lk, store } = tree;
+  // Read the box first: src may be the bucket array, which resize() replaces.
+  const minX = src[i]!;
+  const minY = src[i + 1]!;
+  const maxX = src[i + 2]!;
+  const maxY = src[i + 3]!;
+  const l = 8 * n;
+  const count = lk[l + COUNT]!;
+  const c = lk[l + CLASS]!;
+  if (c < 0 || count === 1 << c) resize(tree, n, count + 1);
+  const start = lk[l + START]!;
+  let p = count;
+  // (A leaf has no A region, and its B band is unbounded: its geometry is not read.)
+  const inner = lk[l + CHILD]! >= 0;
+  const cx = inner ? tree.geo[l + CX]! : 0;
+  const inA = inner && minX <= cx && cx <= maxX;
+  if (inA) {
+    // The first B entry moves to the end to make room at the end of region A.
+    p = lk[l + NA]!;
+    if (p !== count) copyEntry(tree, n, start + p, start + count);
+    lk[l + NA] = p + 1;
+  }
+  const e = start + p;
+  const { box, slot } = tree.buckets;
+  box[4 * e] = minX;
+  box[4 * e + 1] = minY;
+  box[4 * e + 2] = maxX;
+  box[4 * e + 3] = maxY;
+  slot[e] = s;
+  lk[l + COUNT] = count + 1;
+  store.pos[s] = p;
+  store.node[s] = n;
+  if (inner) widenBand(tree, n, inA, box, 4 * e);
+}
+
+/**
+ * Takes slot s out of node n's bucket in `tree`, keeping the regions packed: the last entry of
+ * its region fills the hole, and (for region A) the last entry of the bucket fills the one that
+ * leaves.
+ */
+export function take(tree: RegionTree<unknown>, s: number, n: number): void {
+  const { lk } = tree;
+  const l = 8 * n;
+  const start = lk[l + START]!;
+  const last = start + lk[l + COUNT]! - 1;
+  const e = start + tree.store.pos[s]!;
+  const aEnd = start + lk[l + NA]!;
+  if (e < aEnd) {
+    if (e !== aEnd - 1) copyEntry(tree, n, aEnd - 1, e);
+    if (aEnd - 1 !== last) copyEntry(tree, n, last, aEnd - 1);
+    lk[l + NA]!--;
+  } else if (e !== last) {
+    copyEntry(tree, n, last, e);
+  }
+  lk[l + COUNT]!--;
+}
+
+// Copies the entry at `from` to `to` in node n's bucket and tells its slot.
+function copyEntry(tree: RegionTree<unknown>, n: number, from: number, to: number): void {
+  const { box, slot } = tree.buckets;
+  box[4 * to] = box[4 * from]!;
+  box[4 * to + 1] = box[4 * from + 1]!;
+  box[4 * to + 2] = box[4 * from + 2]!;
+  box[4 * to + 3] = box[4 * from + 3]!;
+  const s = slot[from]!;
+  slot[to] = s;
+  tree.store.pos[s] = to - tree.lk[8 * n + START]!;
+}
+
+/**
+ * Widens the band of node n's A region (inA) or B region in `tree` to cover the box
+ * src[i..i+3].
+ */
+export function widenBand(
+  tree: RegionTree<unknown>,
+  n: number,
+  inA: boolean,
+  src: Float64Array,
+  i: number,
+): void {
+  const band = tree.band;
+  const b = 4 * n;
+  if (inA) {
+    if (src[i]! < band[b]!) band[b] = src[i]!;
+    if (src[i + 2]! > band[b + 1]!) band[b + 1] = src[i + 2]!;
+  } else {
+    if (src[i + 1]! < band[b + 2]!) band[b + 2] = src[i + 1]!;
+    if (src[i + 3]! > band[b + 3]!) band[b + 3] = src[i + 3]!;
+  }
+}
+
+/**
  * Sorts the entries of inner node n of `tree` into its A and B regions and sets the bands
  * exactly.
  */
@@ -105,7 +207,7 @@ export function regroup(tree: RegionTree<unknown>, n: number): void {
   band[b + 2] = INF;
   band[b + 3] = -INF;
   for (let e = start; e < end; e++) {
-    tree.widenBand(n, e < a, box, 4 * e);
+    widenBand(tree, n, e < a, box, 4 * e);
   }
 }
 
@@ -170,7 +272,7 @@ export function split(tree: RegionTree<unknown>, n: number): void {
       const s = slot[e]!;
       const k = targets[e - start]!;
       if (k >= 0) {
-        tree.put(s, k, box, 4 * e); // k's bucket was sized above: box is not replaced
+        put(tree, s, k, box, 4 * e); // k's bucket was sized above: box is not replaced
       } else {
         const w = start + kept;
         box[4 * w] = minX;
@@ -304,7 +406,7 @@ function collapse(tree: RegionTree<unknown>, n: number, base: number): void {
       const start = tree.lk[l + START]!;
       const end = start + tree.lk[l + COUNT]!;
       for (let e = start; e < end; e++) {
-        tree.put(tree.buckets.slot[e]!, n, tree.buckets.box, 4 * e);
+        put(tree, tree.buckets.slot[e]!, n, tree.buckets.box, 4 * e);
       }
       if (tree.lk[l + CLASS]! >= 0) tree.buckets.release(start, tree.lk[l + CLASS]!);
       if (tree.lk[l + CHILD]! >= 0) stack[sp++] = tree.lk[l + CHILD]!;

@@ -21,6 +21,11 @@
 //   large as the tree rebuilds it top-down, the way a bulk loader partitions its input: the tree
 //   one-by-one inserts would have made, with each node's items gathered in one pass per level
 //   instead of one descent and one bucket write per item in random order.
+//
+// The rebuild is in tree-build.ts; the node records, the entries of their buckets and the node
+// surgery (split, collapse) in tree-nodes.ts; the window, shape and listing walks in
+// tree-walk.ts, the pair walk in tree-pairs.ts and the nearest-first walk in tree-nearest.ts.
+// This file holds the class: its fields, and the placement of inserts, removals and moves.
 
 import type { NodeTable } from './aggregate.js';
 import { Buckets } from './buckets.js';
@@ -32,7 +37,6 @@ import { rebuild } from './tree-build.js';
 import { nearest } from './tree-nearest.js';
 import {
   CHILD,
-  CLASS,
   COUNT,
   CX,
   CY,
@@ -41,10 +45,12 @@ import {
   initNode,
   NA,
   PARENT,
-  resize,
+  put,
   START,
   SUB,
   split,
+  take,
+  widenBand,
 } from './tree-nodes.js';
 import { pairs } from './tree-pairs.js';
 import { listNodes, searchRect, searchShape, visit } from './tree-walk.js';
@@ -242,7 +248,7 @@ export class RegionTree<T> implements Engine<T> {
   remove(s: number): void {
     this.flush();
     const n = this.store.node[s]!;
-    this.take(s, n);
+    take(this, s, n);
     const lk = this.lk;
     for (let a = n; a >= 0; a = lk[8 * a + PARENT]!) lk[8 * a + SUB]!--;
     this.store.release(s);
@@ -272,13 +278,13 @@ export class RegionTree<T> implements Engine<T> {
         box[e + 1] = minY;
         box[e + 2] = maxX;
         box[e + 3] = maxY;
-        this.widenBand(n, p < lk[8 * n + NA]!, src, i);
+        widenBand(this, n, p < lk[8 * n + NA]!, src, i);
         return;
       }
     }
     // Climb to the first ancestor that contains the new box and the centre in its cell (the
     // root contains all), then descend from there.
-    this.take(s, n);
+    take(this, s, n);
     while (n !== 0 && (!this.fits(n, src, i) || !this.centreInCell(n, src, i))) {
       lk[8 * n + SUB]!--;
       n = lk[8 * n + PARENT]!;
@@ -372,97 +378,13 @@ export class RegionTree<T> implements Engine<T> {
         y1 = ky1;
       }
     }
-    this.put(s, n, src, i);
+    put(this, s, n, src, i);
     if (
       lk[8 * n + CHILD]! < 0 &&
       lk[8 * n + COUNT]! > this.maxObjects &&
       lk[8 * n + DEPTH]! < this.maxLevels
     ) {
       split(this, n);
-    }
-  }
-
-  // Adds slot s with the box src[i..i+3] to node n's bucket: to its A region if n
-  // is an inner node and the box holds the vertical split line, else to its B region.
-  /** @internal */
-  put(s: number, n: number, src: Float64Array, i: number): void {
-    const { lk, store } = this;
-    // Read the box first: src may be the bucket array, which resize() replaces.
-    const minX = src[i]!;
-    const minY = src[i + 1]!;
-    const maxX = src[i + 2]!;
-    const maxY = src[i + 3]!;
-    const l = 8 * n;
-    const count = lk[l + COUNT]!;
-    const c = lk[l + CLASS]!;
-    if (c < 0 || count === 1 << c) resize(this, n, count + 1);
-    const start = lk[l + START]!;
-    let p = count;
-    // (A leaf has no A region, and its B band is unbounded: its geometry is not read.)
-    const inner = lk[l + CHILD]! >= 0;
-    const cx = inner ? this.geo[l + CX]! : 0;
-    const inA = inner && minX <= cx && cx <= maxX;
-    if (inA) {
-      // The first B entry moves to the end to make room at the end of region A.
-      p = lk[l + NA]!;
-      if (p !== count) this.copyEntry(n, start + p, start + count);
-      lk[l + NA] = p + 1;
-    }
-    const e = start + p;
-    const { box, slot } = this.buckets;
-    box[4 * e] = minX;
-    box[4 * e + 1] = minY;
-    box[4 * e + 2] = maxX;
-    box[4 * e + 3] = maxY;
-    slot[e] = s;
-    lk[l + COUNT] = count + 1;
-    store.pos[s] = p;
-    store.node[s] = n;
-    if (inner) this.widenBand(n, inA, box, 4 * e);
-  }
-
-  // Takes slot s out of node n's bucket, keeping the regions packed: the last entry of its region
-  // fills the hole, and (for region A) the last entry of the bucket fills the one that leaves.
-  private take(s: number, n: number): void {
-    const { lk } = this;
-    const l = 8 * n;
-    const start = lk[l + START]!;
-    const last = start + lk[l + COUNT]! - 1;
-    const e = start + this.store.pos[s]!;
-    const aEnd = start + lk[l + NA]!;
-    if (e < aEnd) {
-      if (e !== aEnd - 1) this.copyEntry(n, aEnd - 1, e);
-      if (aEnd - 1 !== last) this.copyEntry(n, last, aEnd - 1);
-      lk[l + NA]!--;
-    } else if (e !== last) {
-      this.copyEntry(n, last, e);
-    }
-    lk[l + COUNT]!--;
-  }
-
-  // Copies the entry at `from` to `to` in node n's bucket and tells its slot.
-  private copyEntry(n: number, from: number, to: number): void {
-    const { box, slot } = this.buckets;
-    box[4 * to] = box[4 * from]!;
-    box[4 * to + 1] = box[4 * from + 1]!;
-    box[4 * to + 2] = box[4 * from + 2]!;
-    box[4 * to + 3] = box[4 * from + 3]!;
-    const s = slot[from]!;
-    slot[to] = s;
-    this.store.pos[s] = to - this.lk[8 * n + START]!;
-  }
-
-  // Widens the band of node n's A region (inA) or B region to cover the box src[i..i+3].
-  /** @internal */
-  widenBand(n: number, inA: boolean, src: Float64Array, i: number): void {
-    const band = this.band;
-    const b = 4 * n;
-    if (inA) {
-      if (src[i]! < band[b]!) band[b] = src[i]!;
-      if (src[i + 2]! > band[b + 1]!) band[b + 1] = src[i + 2]!;
-    } else {
-      if (src[i + 1]! < band[b + 2]!) band[b + 2] = src[i + 1]!;
-      if (src[i + 3]! > band[b + 3]!) band[b + 3] = src[i + 3]!;
     }
   }
 
