@@ -23,7 +23,9 @@ export const COUNT = 3;
 export const CLASS = 4;
 /** CLASS of a bucket sized exactly by a rebuild: full, and never reused once left. */
 export const EXACT = -2;
+/** The node's parent; -1 for the root. */
 export const PARENT = 5;
+/** The node's depth: 0 for the root. */
 export const DEPTH = 6;
 /**
  * Entries of an inner node's "A" region: the first NA entries of its bucket, those whose x-range
@@ -32,7 +34,9 @@ export const DEPTH = 6;
  */
 export const NA = 7;
 // Fields of a node's record in `geo` (8 doubles): 0-3 its bounds, then the centre of its cell.
+/** The x of the centre of the node's cell. */
 export const CX = 4;
+/** The y of the centre of the node's cell. */
 export const CY = 5;
 
 /**

@@ -408,23 +408,6 @@ export class RegionTree<T> implements Engine<T> {
   }
 
   /**
-   * Writes into `out` from index `n` the slots of the subtree of `start` whose boxes overlap the
-   * query box q[qi..qi+3] (every slot of each node whose bounds it meets when `all`), and returns the new
-   * count. Stops after the node where the count reaches `limit`. `out` must have room for them.
-   */
-  searchRect(
-    start: number,
-    q: Float64Array,
-    qi: number,
-    all: number,
-    limit: number,
-    out: Int32Array,
-    n: number,
-  ): number {
-    return searchRect(this, start, q, qi, all, limit, out, n);
-  }
-
-  /**
    * Writes into `results` the slots whose boxes meet a circle (q[qi], q[qi+1], radius q[qi+2])
    * or a segment (q[qi], q[qi+1])-(q[qi+2], q[qi+3]), decided exactly, and returns how many.
    */
