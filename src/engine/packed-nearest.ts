@@ -54,7 +54,8 @@ export function nearest(
     }
     for (let n = first; n < end; n++) {
       const j = 4 * n;
-      // (Shaded by a few ulps, so that rounding never ranks a node behind an item inside it.)
+      // A distance key is shaded by a few ulps, so that rounding never ranks a node behind an
+      // item inside it (squared keys are compared through squaredCut's margin instead).
       const key = points
         ? boxDistanceSq(boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, a, b)
         : boxKey(metric, boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, a, b, c, d) *
