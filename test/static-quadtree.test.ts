@@ -710,7 +710,7 @@ describe('StaticQuadtree fixtures', () => {
     }
   });
 
-  it('from() keeps the items by reference, copies the array, and reads each item once', () => {
+  it('from() keeps the items by reference, copies the array, and reads the items only while it builds', () => {
     const items: Item[] = [
       { id: 0, x: 0, y: 0, width: 1, height: 1 },
       { id: 1, x: 5, y: 5, width: 1, height: 1 },
@@ -723,13 +723,31 @@ describe('StaticQuadtree fixtures', () => {
     expect(tree.searchPoint(100, 0)).toEqual([]);
     expect(tree.all()).toEqual([items[0], items[1]]);
     const calls: number[] = [];
-    StaticQuadtree.from([{ p: 1 }, { p: 2 }], {
+    const read = StaticQuadtree.from([{ p: 1 }, { p: 2 }], {
       toRect: (it) => {
         calls.push(it.p);
         return { x: it.p, y: it.p };
       },
     });
-    expect(calls).toEqual([1, 2]);
+    // Two passes over the items (keys, then placement), and a sample for the curve's grid.
+    expect(new Set(calls)).toEqual(new Set([1, 2]));
+    expect(calls.length).toBeLessThanOrEqual(6);
+    const after = calls.length;
+    expect(read.searchPoint(2, 2)).toEqual([{ p: 2 }]);
+    expect(read.nearest(0, 0, 2)).toEqual([{ p: 1 }, { p: 2 }]);
+    expect(calls).toHaveLength(after);
+  });
+
+  it('from(items, { toRect }) checks every answer of toRect: a bad box on the second pass throws and names the item', () => {
+    const items = Array.from({ length: 100 }, (_, i) => ({ p: i }));
+    let calls = 0;
+    const toRect = (it: { p: number }) => {
+      calls++;
+      return it.p === 42 && calls > items.length ? { x: Number.NaN, y: 0 } : { x: it.p, y: it.p };
+    };
+    const bounds = { x: 0, y: 0, width: 100, height: 100 };
+    expect(() => StaticQuadtree.from(items, { bounds, toRect })).toThrow(/items\[42\]/);
+    expect(calls).toBeGreaterThan(items.length);
   });
 
   it('from() over a subclass of Array still answers with plain arrays and keeps the input order in all()', () => {

@@ -120,8 +120,9 @@ export function objectRows({
   );
   if (quadkit && !points) {
     // The toRect door: the same boxes as rbush-style { minX, minY, maxX, maxY } objects, read
-    // through a toRect that returns a new rect per item (called once per item). Its tree, and so
-    // every query, is the object door's: only the build is measured.
+    // through a toRect that returns a new rect per item (called about twice per item: the build
+    // reads the items in two passes). Its tree, and so every query, is the object door's: only
+    // the build is measured.
     const minMax = objects.map((o) => ({
       minX: o.x,
       minY: o.y,
