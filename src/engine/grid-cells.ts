@@ -285,18 +285,17 @@ export class GridCells<T> {
     this.moveSlot(s, src, i);
   }
 
-  // move() without the look at the depth.
+  // move() without the look at the depth: small enough for V8 to inline into update().
   protected moveSlot(s: number, src: Float64Array, i: number): void {
-    const { store, cells, fit } = this;
+    const { store, fit } = this;
     const minX = src[i]!;
     const minY = src[i + 1]!;
     const maxX = src[i + 2]!;
     const maxY = src[i + 3]!;
-    const c = store.node[s]!;
     const f = 4 * s;
     if (minX >= fit[f]! && minY >= fit[f + 1]! && maxX < fit[f + 2]! && maxY < fit[f + 3]!) {
       // Still inside its cell's loose box: O(1).
-      const e = 4 * (cells[4 * c + START]! + store.pos[s]!);
+      const e = 4 * (this.cells[4 * store.node[s]! + START]! + store.pos[s]!);
       const box = this.buckets.box;
       box[e] = minX;
       box[e + 1] = minY;
@@ -304,6 +303,13 @@ export class GridCells<T> {
       box[e + 3] = maxY;
       return;
     }
+    this.relocate(s, src, i);
+  }
+
+  // Moves slot s, whose box src[i..i+3] left its cell's loose box, to the cell that fits it now.
+  protected relocate(s: number, src: Float64Array, i: number): void {
+    const { store, cells } = this;
+    const c = store.node[s]!;
     const outside = this.outside;
     const d = this.place(src, i);
     this.take(s, c);
@@ -360,7 +366,7 @@ export class GridCells<T> {
         box[e + 2] = maxX;
         box[e + 3] = maxY;
       } else {
-        this.moveSlot(s, src, i);
+        this.relocate(s, src, i);
         fit = this.fit;
       }
     }
