@@ -9,7 +9,7 @@ import { DepthChooser, nextDepth, SAMPLE, samplePosition } from './grid-depth.js
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
 import { Rows } from './rows.js';
-import { PairBuffer } from './scan.js';
+import { PairBuffer } from './scan-pairs.js';
 
 export const INF = Number.POSITIVE_INFINITY;
 

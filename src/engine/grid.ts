@@ -30,12 +30,12 @@ import {
   maxKey,
   NODE_SHADE,
   scanAll,
-  scanNearest,
   scanRect,
   scanShape,
   shapeHits,
-  sortByMinX,
 } from './scan.js';
+import { scanNearest } from './scan-nearest.js';
+import { sortByMinX } from './scan-pairs.js';
 
 /** A grid-loose quadtree over item slots. Front doors validate and map slots to items. */
 export class LooseGrid<T> extends GridCells<T> implements Engine<T> {

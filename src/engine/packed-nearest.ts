@@ -4,7 +4,8 @@
 
 import { boxDistanceSq } from '../geometry/rect.js';
 import type { PackedTree } from './packed.js';
-import { boxKey, maxKey, NODE_SHADE, POINT, scanNearest } from './scan.js';
+import { boxKey, maxKey, NODE_SHADE, POINT } from './scan.js';
+import { scanNearest } from './scan-nearest.js';
 import { scanNearestPoints, squaredCut } from './scan-points.js';
 
 /**

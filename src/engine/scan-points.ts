@@ -50,10 +50,10 @@ export function scanCirclePoints(
 }
 
 /**
- * `scanNearest` (scan.ts) under POINT for entries whose boxes are points, query point (x, y),
- * keys up to `limit`: an entry whose squared distance is clearly beyond the current k-th best (or
- * the limit) is passed over without its square root; the others are keyed by `boxDistance` as
- * there.
+ * `scanNearest` (scan-nearest.ts) under POINT for entries whose boxes are points, query point
+ * (x, y), keys up to `limit`: an entry whose squared distance is clearly beyond the current k-th
+ * best (or the limit) is passed over without its square root; the others are keyed by
+ * `boxDistance` as there.
  */
 export function scanNearestPoints(
   box: Float64Array,

@@ -2,7 +2,8 @@
 // browsing in spatial databases", 1999): nodes in a min-heap by their key under the metric, the
 // k best items in a bounded max-heap (see queue.ts).
 
-import { boxKey, maxKey, NODE_SHADE, scanNearest } from './scan.js';
+import { boxKey, maxKey, NODE_SHADE } from './scan.js';
+import { scanNearest } from './scan-nearest.js';
 import type { RegionTree } from './tree.js';
 import { CHILD, COUNT, START, SUB } from './tree-nodes.js';
 

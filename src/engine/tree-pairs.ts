@@ -2,7 +2,7 @@
 // boxes overlap, met once, in one depth-first walk that carries to each node a frame of the
 // entries outside its subtree that may overlap it.
 
-import { copyOverlapping } from './scan.js';
+import { copyOverlapping } from './scan-pairs.js';
 import type { RegionTree } from './tree.js';
 import { CHILD, COUNT, START, SUB } from './tree-nodes.js';
 

@@ -32,7 +32,7 @@ import { Buckets } from './buckets.js';
 import type { Engine, NodeView } from './engine.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
-import { PairBuffer } from './scan.js';
+import { PairBuffer } from './scan-pairs.js';
 import { rebuild } from './tree-build.js';
 import { nearest } from './tree-nearest.js';
 import {
