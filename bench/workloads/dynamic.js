@@ -31,6 +31,8 @@ const MIN_SIZE = 2;
 const MAX_SIZE = 20;
 const MAX_SPEED = 2;
 const BOUNDS = { x: 0, y: 0, width: WORLD, height: WORLD };
+/** The flatbush row fed the same objects as the other rows (TARGETS names it). */
+export const FLATBUSH_OBJECTS = 'flatbush rebuild+search, from the objects';
 
 // quadtree-js/-ts settings per N, from a sweep of maxLevels 5–8 × maxObjects 8/16/32 on the
 // clear+insert+retrieve frame below (median of 5 frames): flat within ~10% at 10k, maxLevels 6
@@ -189,7 +191,8 @@ function rowDefs({ quadkit, n, boxes, pos0, qt, onPair }) {
   });
 
   // flatbush: static, so rebuild every frame (add + finish), then search per box (indices),
-  // keeping partners with a larger index so each pair is counted once.
+  // keeping partners with a larger index so each pair is counted once. This row reads the
+  // positions from the frame's typed array and reports indices: no objects at all.
   row('flatbush rebuild+search', {}, () => {
     return (p) => {
       const t = new Flatbush(n);
@@ -204,6 +207,33 @@ function rowDefs({ quadkit, n, boxes, pos0, qt, onPair }) {
         const y = p[2 * i + 1];
         const found = t.search(x, y, x + boxes[4 * i + 2], y + boxes[4 * i + 3]);
         for (let k = 0; k < found.length; k++) if (found[k] > i) onPair(i, found[k]);
+      }
+    };
+  });
+
+  // flatbush fed the same objects as every other row: the frame writes the positions into the
+  // objects, the rebuild reads them back, and the indices a search returns are mapped to the
+  // objects, whose ids are reported (as a flatbush user holding objects does).
+  row(FLATBUSH_OBJECTS, {}, () => {
+    const items = toXYWH(boxes);
+    return (p) => {
+      for (let i = 0; i < n; i++) {
+        const it = items[i];
+        it.x = p[2 * i];
+        it.y = p[2 * i + 1];
+      }
+      const t = new Flatbush(n);
+      for (let i = 0; i < n; i++) {
+        const it = items[i];
+        t.add(it.x, it.y, it.x + it.width, it.y + it.height);
+      }
+      t.finish();
+      for (let i = 0; i < n; i++) {
+        const it = items[i];
+        const found = t.search(it.x, it.y, it.x + it.width, it.y + it.height);
+        for (let k = 0; k < found.length; k++) {
+          if (found[k] > i) onPair(it.id, items[found[k]].id);
+        }
       }
     };
   });
@@ -487,6 +517,11 @@ export async function run({ quick, quadkit, part }) {
   }
   const calibration = rows.pop();
   const { boxes, pos0, vel0 } = scene(n);
+  // The depth GridLooseQuadtree chooses at load for this scene (for the notes).
+  const gridDepth =
+    typeof quadkit?.GridLooseQuadtree === 'function'
+      ? new quadkit.GridLooseQuadtree({ bounds: BOUNDS }).load(toXYWH(boxes)).depth
+      : null;
   const { acc, onPair } = pairCounter();
   const pos = pos0.slice();
   const vel = vel0.slice();
@@ -580,7 +615,16 @@ export async function run({ quick, quadkit, part }) {
     `quadtree-js/-ts: maxObjects ${qt.maxObjects}, maxLevels ${qt.maxLevels} (tuned for this N, ` +
       'see source); rbush and detect-collisions maxEntries 9, flatbush nodeSize 16 (defaults); ' +
       'detect-collisions bodies have no padding (its default). quadkit GridLooseQuadtree: ' +
-      'default depth (6); Quadtree: default maxObjects/maxLevels.',
+      (gridDepth === null
+        ? 'depth chosen from the items'
+        : `depth chosen from the items (${gridDepth})`) +
+      '; Quadtree: default maxObjects/maxLevels.',
+    'Every row but "flatbush rebuild+search" holds the boxes as objects ({ id, x, y, width, ' +
+      'height } or its own format) and reports the ids of the objects; "flatbush ' +
+      'rebuild+search" reads the positions from the typed array the frame is computed in and ' +
+      `reports indices, with no object touched; "${FLATBUSH_OBJECTS}" is flatbush used on the ` +
+      'same objects as the other rows (positions written into them, the rebuild reading them, ' +
+      'indices mapped to them).',
     'The sort-and-sweep rows are a baseline written in this file, not a peer library: they are ' +
       'left out of "fastest peer"' +
       (grid && sweep ? `; GridLooseQuadtree updateAll() + pairs() ${vsSweep(grid, sweep)}.` : '.'),
