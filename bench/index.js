@@ -80,10 +80,11 @@ async function main() {
     const w = WORKLOADS.find((x) => x.id === args[child + 1]);
     const partArg = args[child + 2];
     const part = partArg === undefined || partArg === '-' ? undefined : JSON.parse(partArg);
+    const split = args[child + 3];
     console.log = console.error; // stdout carries the result only
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    const r = await w.run({ quick, quadkit, part });
+    const r = await w.run({ quick, quadkit, part, split });
     const seconds = (performance.now() - t0) / 1000;
     const c = process.cpuUsage(c0);
     r.cpuShare = (c.user + c.system) / 1e6 / seconds;
@@ -103,23 +104,36 @@ async function main() {
       // no earlier workload's type feedback, optimized code or garbage shapes its timings (the
       // way an application that uses one kind of index runs).
       // A workload may ask for several processes (`processes`): each cell is then their median.
+      // A workload may also split a part's rows over processes (`splits`, one process each,
+      // joined into one result by its `join`): rows whose code paths would shape each other's
+      // JIT state then run apart.
       const runs = [];
+      const splits = w.splits ? w.splits(part) : [undefined];
       for (let k = 0; k < (quick ? 1 : (w.processes ?? 1)); k++) {
-        const out = execFileSync(
-          process.execPath,
-          [
-            ...process.execArgv,
-            fileURLToPath(import.meta.url),
-            ...(quick ? ['--quick'] : []),
-            '--child',
-            w.id,
-            part === undefined ? '-' : JSON.stringify(part),
-          ],
-          { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 },
-        );
-        const { result, sink: value } = JSON.parse(out);
-        sink.value += value;
-        runs.push(result);
+        const pieces = splits.map((split) => {
+          const out = execFileSync(
+            process.execPath,
+            [
+              ...process.execArgv,
+              fileURLToPath(import.meta.url),
+              ...(quick ? ['--quick'] : []),
+              '--child',
+              w.id,
+              part === undefined ? '-' : JSON.stringify(part),
+              ...(split === undefined ? [] : [split]),
+            ],
+            {
+              cwd: root,
+              encoding: 'utf8',
+              stdio: ['ignore', 'pipe', 'inherit'],
+              maxBuffer: 1 << 28,
+            },
+          );
+          const { result, sink: value } = JSON.parse(out);
+          sink.value += value;
+          return result;
+        });
+        runs.push(pieces.length === 1 ? pieces[0] : w.join(pieces));
       }
       const r = medianResult(runs);
       r.seconds = (performance.now() - t0) / 1000;

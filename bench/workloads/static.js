@@ -27,14 +27,27 @@ const WORLD = 1000;
 // would count towards it, or, freed later, make the figure negative).
 function memoryPerItem(build, n) {
   const first = build();
-  gc();
-  const before = process.memoryUsage();
+  const before = settled();
   const index = build();
-  gc();
-  const after = process.memoryUsage();
+  const after = settled();
   const bytes = after.heapUsed - before.heapUsed + (after.arrayBuffers - before.arrayBuffers);
   sink.value += first === index ? 1 : 0; // keeps the first alive to here
   return { index, perItem: bytes / n };
+}
+
+// process.memoryUsage() after collections until the array buffers stop shrinking: V8 frees the
+// memory of dead ArrayBuffers after the collection that finds them, so one gc() can leave an
+// earlier row's buffers counted before a build and gone after it.
+function settled() {
+  gc();
+  let m = process.memoryUsage();
+  for (let k = 0; k < 5; k++) {
+    gc();
+    const next = process.memoryUsage();
+    if (next.arrayBuffers >= m.arrayBuffers) return next;
+    m = next;
+  }
+  return m;
 }
 
 function timeBuild(build, runs) {
@@ -57,7 +70,7 @@ function randomPoints(n, seed) {
 }
 
 // Runs every variant of every library on one data set; returns rows and total hits per query.
-function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label }) {
+function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label, split }) {
   const n = points ? points.length / 2 : boxes.length / 4;
   const rnd = mulberry32(9);
   const qx = new Float64Array(nQueries);
@@ -128,7 +141,11 @@ function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label
     return total;
   };
 
-  if (quadkit) {
+  // The typed doors (and the peers' own formats) and the object doors run in processes of their
+  // own (see `splits`); without a split, both.
+  const typed = split !== 'objects';
+  const doors = split !== 'typed';
+  if (quadkit && typed) {
     const out = [];
     const search = rectQuery((t, rect) => t.searchInto(rect, out));
     measureQueries(
@@ -146,24 +163,26 @@ function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label
       points ? 'fromPoints' : 'fromBoxes',
     );
   }
-  measureQueries(
-    'flatbush',
-    false,
-    () => {
-      const t = new Flatbush(n);
-      for (let i = 0; i < n; i++) t.add(mm[4 * i], mm[4 * i + 1], mm[4 * i + 2], mm[4 * i + 3]);
-      t.finish();
-      return t;
-    },
-    {
-      q0: windowQuery(0, (t, a, b, c, d) => t.search(a, b, c, d).length),
-      q1: windowQuery(1, (t, a, b, c, d) => t.search(a, b, c, d).length),
-      // flatbush has no radius query: neighbors with a distance limit and no count limit.
-      radius: pointQuery((t, x, y) => t.neighbors(x, y, Number.POSITIVE_INFINITY, radius).length),
-      knn1: pointQuery((t, x, y) => t.neighbors(x, y, 1).length),
-      knn10: pointQuery((t, x, y) => t.neighbors(x, y, 10).length),
-    },
-  );
+  if (typed) {
+    measureQueries(
+      'flatbush',
+      false,
+      () => {
+        const t = new Flatbush(n);
+        for (let i = 0; i < n; i++) t.add(mm[4 * i], mm[4 * i + 1], mm[4 * i + 2], mm[4 * i + 3]);
+        t.finish();
+        return t;
+      },
+      {
+        q0: windowQuery(0, (t, a, b, c, d) => t.search(a, b, c, d).length),
+        q1: windowQuery(1, (t, a, b, c, d) => t.search(a, b, c, d).length),
+        // flatbush has no radius query: neighbors with a distance limit and no count limit.
+        radius: pointQuery((t, x, y) => t.neighbors(x, y, Number.POSITIVE_INFINITY, radius).length),
+        knn1: pointQuery((t, x, y) => t.neighbors(x, y, 1).length),
+        knn10: pointQuery((t, x, y) => t.neighbors(x, y, 10).length),
+      },
+    );
+  }
   const rbushSearch = (t, minX, minY, maxX, maxY) => t.search({ minX, minY, maxX, maxY }).length;
   const rbushQueries = {
     q0: windowQuery(0, rbushSearch),
@@ -173,25 +192,27 @@ function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label
     knn1: pointQuery((t, x, y) => knn(t, x, y, 1).length),
     knn10: pointQuery((t, x, y) => knn(t, x, y, 10).length),
   };
-  measureQueries(
-    'rbush (load) + rbush-knn',
-    false,
-    () => {
-      const items = new Array(n);
-      for (let i = 0; i < n; i++) {
-        items[i] = {
-          minX: mm[4 * i],
-          minY: mm[4 * i + 1],
-          maxX: mm[4 * i + 2],
-          maxY: mm[4 * i + 3],
-        };
-      }
-      return new RBush().load(items);
-    },
-    rbushQueries,
-    'bulk load',
-  );
-  if (points) {
+  if (typed) {
+    measureQueries(
+      'rbush (load) + rbush-knn',
+      false,
+      () => {
+        const items = new Array(n);
+        for (let i = 0; i < n; i++) {
+          items[i] = {
+            minX: mm[4 * i],
+            minY: mm[4 * i + 1],
+            maxX: mm[4 * i + 2],
+            maxY: mm[4 * i + 3],
+          };
+        }
+        return new RBush().load(items);
+      },
+      rbushQueries,
+      'bulk load',
+    );
+  }
+  if (points && typed) {
     measureQueries(
       'kdbush',
       false,
@@ -230,25 +251,61 @@ function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label
     );
   }
   // The same items as the user's own objects, through each library's door for them.
-  const objects = makeObjects(mm, n, points);
-  objectRows({
-    quadkit,
-    objects,
-    points,
-    radius,
-    measure: measureQueries,
-    rbushQueries,
-    windowQuery,
-    pointQuery,
-  });
-  // Every library must find the same number of hits per query kind.
+  if (doors) {
+    objectRows({
+      quadkit,
+      objects: makeObjects(mm, n, points),
+      points,
+      radius,
+      measure: measureQueries,
+      rbushQueries,
+      windowQuery,
+      pointQuery,
+    });
+  }
+  return { rows, warnings: hitWarnings(hits, label), hits, radius };
+}
+
+// Every library must find the same number of hits per query kind: a warning for each kind where
+// they differ. `hits` maps each query kind to the hit total of each row.
+function hitWarnings(hits, label) {
   const warnings = [];
   for (const [key, byName] of Object.entries(hits)) {
     const counts = new Set(Object.values(byName));
     if (counts.size > 1)
       warnings.push(`${label}: ${key} hit totals differ: ${JSON.stringify(byName)}`);
   }
-  return { rows, warnings, radius };
+  return warnings;
+}
+
+/**
+ * The static tables of `part` run each of these in Node processes of their own: the typed doors
+ * (with the peers on their own formats), then the object doors. A process that ran one door's queries
+ * has type feedback and optimized code shaped by them, which the other door then inherits; an
+ * application uses one door.
+ */
+export function splits(part) {
+  return part === 'point inserts' ? [undefined] : ['typed', 'objects'];
+}
+
+/** One table from the results of its splits: their rows in order, the hit totals compared. */
+export function join(pieces) {
+  const [first] = pieces;
+  const hits = {};
+  for (const p of pieces) {
+    for (const [key, byName] of Object.entries(p.hits ?? {})) {
+      hits[key] = { ...hits[key], ...byName };
+    }
+  }
+  return {
+    ...first,
+    rows: pieces.flatMap((p) => p.rows),
+    hits,
+    warnings: [
+      ...new Set([...pieces.flatMap((p) => p.warnings ?? []), ...hitWarnings(hits, first.label)]),
+    ],
+    cpuShare: Math.min(...pieces.map((p) => p.cpuShare)),
+  };
 }
 
 // d3-quadtree's range pattern (with an optional disc test), counting the hits.
@@ -273,7 +330,7 @@ export function parts() {
   return ['boxes', 'points', 'cities', 'point inserts'];
 }
 
-export function run({ quick, quadkit, part }) {
+export function run({ quick, quadkit, part, split }) {
   const n = quick ? 100_000 : 1_000_000;
   const nQueries = quick ? 200 : 1000;
   const runs = quick ? 3 : 5;
@@ -291,7 +348,8 @@ export function run({ quick, quadkit, part }) {
   ];
   const common =
     `${nQueries} queries of each kind (total ms, median of ${runs} passes after 5 warm-up passes; ` +
-    `each cell the median of ${quick ? 1 : processes} Node processes); ` +
+    `each cell the median of ${quick ? 1 : processes} Node processes, the typed-array rows and ` +
+    'the "from(objects)" rows in processes of their own); ' +
     `radius queries cover 0.01% of the area; build: best of ${buildRuns}; bytes/item: heap plus ` +
     'array buffers kept by the index, per item. quadkit uses the allocation-free *Into forms; ' +
     'the "from(objects)" rows hold the same items as objects ({ x, y, width, height } or { x, y }, ' +
@@ -309,7 +367,7 @@ export function run({ quick, quadkit, part }) {
         ? { boxes: randomBoxes(n, { world: WORLD, minSize: 0, maxSize: 2, seed: 3 }) }
         : { points: randomPoints(n, 5) };
     const label = `${k(n)} ${part}`;
-    const s = suite({ quadkit, ...data, nQueries, runs, buildRuns, world, label });
+    const s = suite({ quadkit, ...data, nQueries, runs, buildRuns, world, label, split });
     return {
       id: `${id}-${part}`,
       title: `Static ${label}: build, windows, radius, kNN`,
@@ -317,6 +375,8 @@ export function run({ quick, quadkit, part }) {
       metrics,
       rows: s.rows,
       warnings: s.warnings,
+      hits: s.hits,
+      label,
       notes: [peerNote],
     };
   }
@@ -330,6 +390,7 @@ export function run({ quick, quadkit, part }) {
       buildRuns,
       world: { x: -180, y: -60, width: 360, height: 130 },
       label: 'cities',
+      split,
     });
     return {
       id: `${id}-cities`,
@@ -338,6 +399,8 @@ export function run({ quick, quadkit, part }) {
       metrics,
       rows: s.rows,
       warnings: s.warnings,
+      hits: s.hits,
+      label: 'cities',
       notes: [peerNote],
     };
   }
