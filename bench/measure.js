@@ -33,18 +33,33 @@ export function mean(xs) {
  * `warmup` times without recording and `runs` times recorded. Returns the times in ms and the
  * value `run` returned the last time (used to compare result counts between libraries).
  * `gcEach`: collect garbage before every run (off when the heap is huge and a full GC is slow).
+ * `warmMs`: keep warming up until the warm-up runs took that long in all (at most `maxWarmup`
+ * runs), so that short runs are measured once the code they run is optimized.
  */
-export function repeat({ setup = () => undefined, run, warmup = 1, runs = 5, gcEach = true }) {
+export function repeat({
+  setup = () => undefined,
+  run,
+  warmup = 1,
+  runs = 5,
+  gcEach = true,
+  warmMs = 0,
+  maxWarmup = warmup,
+}) {
   const times = [];
   let result;
-  for (let i = 0; i < warmup + runs; i++) {
+  let warmed = 0;
+  let warm = 0;
+  while (times.length < runs) {
     const state = setup();
     if (gcEach) gc();
     const t0 = now();
     result = run(state);
     const t = now() - t0;
     sink.value += typeof result === 'number' ? result : 0;
-    if (i >= warmup) times.push(t);
+    if (warmed < warmup || (warm < warmMs && warmed < maxWarmup)) {
+      warmed++;
+      warm += t;
+    } else times.push(t);
   }
-  return { times, median: median(times), result };
+  return { times, median: median(times), result, warmed };
 }

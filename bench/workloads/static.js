@@ -25,6 +25,10 @@ const WORLD = 1000;
 // Bytes of heap plus array buffers that `build()` keeps, per item: the growth from a second
 // build, with the first kept alive (the first also compiles code and fills caches once, which
 // would count towards it, or, freed later, make the figure negative).
+/** Query warm-up: at least 5 passes and this many ms of them, at most MAX_WARMUP passes. */
+const WARM_MS = 300;
+const MAX_WARMUP = 100;
+
 function memoryPerItem(build, n) {
   const first = build();
   const before = settled();
@@ -70,7 +74,7 @@ function randomPoints(n, seed) {
 }
 
 // Runs every variant of every library on one data set; returns rows and total hits per query.
-function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label, split }) {
+function suite({ quadkit, boxes, points, nQueries, runs, warmMs, buildRuns, world, label, split }) {
   const n = points ? points.length / 2 : boxes.length / 4;
   const rnd = mulberry32(9);
   const qx = new Float64Array(nQueries);
@@ -112,9 +116,17 @@ function suite({ quadkit, boxes, points, nQueries, runs, buildRuns, world, label
     if (note) values.build = { ms: values.build, tag: note };
     for (const [key, fn] of Object.entries(queries)) {
       if (fn === null) continue;
-      // Five warm-up passes: a pass of 1,000 small queries lasts about a millisecond, too short
-      // for any library's hot code to be optimised after one.
-      const m = repeat({ runs, warmup: 5, gcEach: false, run: () => fn(built.index) });
+      // At least five warm-up passes and WARM_MS of them: a pass of 1,000 small queries lasts
+      // about a millisecond, and a large query kernel can take tens of passes to reach its
+      // optimized code (the cities' radius queries: 10 ms, then 0.8, then 0.45 ms after ~30).
+      const m = repeat({
+        runs,
+        warmup: 5,
+        warmMs,
+        maxWarmup: MAX_WARMUP,
+        gcEach: false,
+        run: () => fn(built.index),
+      });
       values[key] = m.median;
       if (hits[key] === undefined) hits[key] = {};
       hits[key][name] = m.result;
@@ -334,6 +346,7 @@ export function run({ quick, quadkit, part, split }) {
   const n = quick ? 100_000 : 1_000_000;
   const nQueries = quick ? 200 : 1000;
   const runs = quick ? 3 : 5;
+  const warmMs = quick ? 0 : WARM_MS;
   const buildRuns = quick ? 1 : 3;
   const world = { x: 0, y: 0, width: WORLD, height: WORLD };
   const k = (x) => (x >= 1e6 ? `${x / 1e6}M` : `${Math.round(x / 1e3)}k`);
@@ -347,7 +360,8 @@ export function run({ quick, quadkit, part, split }) {
     { key: 'knn10', label: 'kNN k=10', ops: nQueries, compare: true },
   ];
   const common =
-    `${nQueries} queries of each kind (total ms, median of ${runs} passes after 5 warm-up passes; ` +
+    `${nQueries} queries of each kind (total ms, median of ${runs} passes after warm-up passes: at least ` +
+    `5 and ${warmMs} ms of them, at most ${MAX_WARMUP}; ` +
     `each cell the median of ${quick ? 1 : processes} Node processes, the typed-array rows and ` +
     'the "from(objects)" rows in processes of their own); ' +
     `radius queries cover 0.01% of the area; build: best of ${buildRuns}; bytes/item: heap plus ` +
@@ -367,7 +381,7 @@ export function run({ quick, quadkit, part, split }) {
         ? { boxes: randomBoxes(n, { world: WORLD, minSize: 0, maxSize: 2, seed: 3 }) }
         : { points: randomPoints(n, 5) };
     const label = `${k(n)} ${part}`;
-    const s = suite({ quadkit, ...data, nQueries, runs, buildRuns, world, label, split });
+    const s = suite({ quadkit, ...data, nQueries, runs, warmMs, buildRuns, world, label, split });
     return {
       id: `${id}-${part}`,
       title: `Static ${label}: build, windows, radius, kNN`,
@@ -391,6 +405,7 @@ export function run({ quick, quadkit, part, split }) {
       world: { x: -180, y: -60, width: 360, height: 130 },
       label: 'cities',
       split,
+      warmMs,
     });
     return {
       id: `${id}-cities`,
