@@ -21,7 +21,7 @@ function pointBoxIn(box: Float64Array, e: number, x: number, y: number, r: numbe
 }
 
 /**
- * `scanCircle` (scan.ts) for entries whose boxes are points (minX === maxX, minY === maxY),
+ * The circle leaf scan of `searchShape` (packed-walk.ts) for entries whose boxes are points (minX === maxX, minY === maxY),
  * centre (x, y), radius r: reads only x and y, one squared distance decides (the value
  * `boxDistanceSq` gives for a point), the exact test only on the rim.
  */

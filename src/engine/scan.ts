@@ -10,7 +10,6 @@
 
 import {
   boxDistance,
-  boxGapSq,
   boxIntersectsCircle,
   boxIntersectsSegment,
   segmentBoxEntry,
@@ -157,43 +156,6 @@ export function scanShape(
     const i = 4 * e;
     if (shapeHits(shape, box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c, d))
       out[n++] = slot[e]!;
-  }
-  return n;
-}
-
-/**
- * `scanShape` for a circle (q[qi], q[qi+1], radius q[qi+2]) whose squared radius r2 lies where
- * floating point is relative (1e-280 to 1e280; the caller checks): an entry clearly inside or
- * outside by a 2^-40 relative margin (far above the squared distance's rounding) is decided by
- * one comparison, and only one on the circle's rim by the exact test.
- */
-export function scanCircle(
-  box: Float64Array,
-  slot: Int32Array,
-  from: number,
-  to: number,
-  q: Float64Array,
-  qi: number,
-  out: Int32Array,
-  n: number,
-): number {
-  const x = q[qi]!;
-  const y = q[qi + 1]!;
-  const r = q[qi + 2]!;
-  const lo = r * r * (1 - 2 ** -40);
-  const hi = r * r * (1 + 2 ** -40);
-  for (let e = from; e < to; e++) {
-    const i = 4 * e;
-    const d2 = boxGapSq(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, x, y);
-    // As in scanCirclePoints (scan-points.ts): branch-free for the clear cases, the exact test
-    // on the rim (and for a NaN, which boxGapSq gives when a side overflows).
-    out[n] = slot[e]!;
-    n += +(d2 < lo);
-    if (
-      (+(d2 < lo) | +(d2 > hi)) === 0 &&
-      boxIntersectsCircle(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, x, y, r)
-    )
-      n++;
   }
   return n;
 }
