@@ -61,5 +61,5 @@ export function repeat({
       warm += t;
     } else times.push(t);
   }
-  return { times, median: median(times), result, warmed };
+  return { times, median: median(times), result };
 }

@@ -22,13 +22,13 @@ export const processes = 3;
 
 const WORLD = 1000;
 
-// Bytes of heap plus array buffers that `build()` keeps, per item: the growth from a second
-// build, with the first kept alive (the first also compiles code and fills caches once, which
-// would count towards it, or, freed later, make the figure negative).
 /** Query warm-up: at least 5 passes and this many ms of them, at most MAX_WARMUP passes. */
 const WARM_MS = 300;
 const MAX_WARMUP = 100;
 
+// Bytes of heap plus array buffers that `build()` keeps, per item: the growth from a second
+// build, with the first kept alive (the first also compiles code and fills caches once, which
+// would count towards it, or, freed later, make the figure negative).
 function memoryPerItem(build, n) {
   const first = build();
   const before = settled();

@@ -21,9 +21,9 @@ function pointBoxIn(box: Float64Array, e: number, x: number, y: number, r: numbe
 }
 
 /**
- * The circle leaf scan of `searchShape` (packed-walk.ts) for entries whose boxes are points (minX === maxX, minY === maxY),
- * centre (x, y), radius r: reads only x and y, one squared distance decides (the value
- * `boxDistanceSq` gives for a point), the exact test only on the rim.
+ * The circle leaf scan of `searchShape` (packed-walk.ts) for entries whose boxes are points
+ * (minX === maxX, minY === maxY), centre (x, y), radius r: reads only x and y, one squared
+ * distance decides (the value `boxDistanceSq` gives for a point), the exact test only on the rim.
  */
 export function scanCirclePoints(
   box: Float64Array,
