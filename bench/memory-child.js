@@ -71,25 +71,32 @@ const input = inputs(n);
 gc();
 gc();
 const before = process.memoryUsage();
-const index = build(input);
+let index = build(input);
 const peak = resourceUsage().maxRSS * 1024;
-gc();
-gc();
-const after = process.memoryUsage();
-const kept = (key) => after[key] - before[key];
-// The index must still be alive here. The static indexes' own buffer, exactly (after the
-// measurement: quadkit's toBuffer() makes a copy).
-if (index === null) process.exit(1);
+// The static indexes' own buffer, exactly (quadkit's toBuffer() makes a copy, collected below).
 const buffer = builder.startsWith('static-')
   ? index.toBuffer().byteLength
   : builder === 'flatbush' || builder === 'kdbush'
     ? index.data.byteLength
     : null;
+gc();
+gc();
+const after = process.memoryUsage();
+const kept = (key) => after[key] - before[key];
+// Heap and array buffers kept: what releasing the index frees. (The difference from before the
+// build would also hold what the build's first run changed in the process, a few hundred KB
+// either way from one process to the next: code, feedback, caches.)
+index = null;
+gc();
+gc();
+const released = process.memoryUsage();
+const rest = released.heapUsed + released.arrayBuffers;
 process.stdout.write(
   JSON.stringify({
     peakMB: Math.round((Math.max(peak, after.rss) - before.rss) / 1e5) / 10,
     rssPerItem: Math.round((kept('rss') / n) * 10) / 10,
-    heapPerItem: Math.round(((kept('heapUsed') + kept('arrayBuffers')) / n) * 10) / 10,
+    heapPerItem: Math.round(((after.heapUsed + after.arrayBuffers - rest) / n) * 10) / 10,
+    heapBytes: after.heapUsed + after.arrayBuffers - rest,
     bufferPerItem: buffer === null ? null : Math.round((buffer / n) * 100) / 100,
   }),
 );

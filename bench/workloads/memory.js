@@ -31,11 +31,13 @@ export function run({ quick }) {
   const sizes = { static: quick ? 100_000 : 1_000_000, dynamic: quick ? 20_000 : 200_000 };
   const rows = [];
   const warnings = [];
+  // The static rows' heap + buffers kept, in bytes.
+  const exact = [];
   for (const [name, quadkit, builder, kind] of ROWS) {
     const n = sizes[kind];
     try {
-      // The median of three fresh processes (heap figures move by a few tenths of a byte per
-      // item from run to run: allocator and collector timing).
+      // The median of three fresh processes (RSS moves by several bytes per item from run to
+      // run: allocator and collector timing).
       const runs = [0, 1, 2].map(() =>
         JSON.parse(
           execFileSync(process.execPath, ['--expose-gc', CHILD, builder, String(n)], {
@@ -44,6 +46,7 @@ export function run({ quick }) {
         ),
       );
       const median = (key) => runs.map((r) => r[key]).sort((a, b) => a - b)[1];
+      if (kind === 'static') exact.push(`${name} ${median('heapBytes').toLocaleString('en-US')}`);
       rows.push({
         name,
         quadkit,
@@ -65,11 +68,12 @@ export function run({ quick }) {
       `Static indexes over ${sizes.static.toLocaleString('en-US')} items, dynamic ones over ` +
       `${sizes.dynamic.toLocaleString('en-US')} (uniform boxes 0–2 units or points in a ` +
       '1000×1000 world, made before the build). Peak: the maximum RSS of the process during ' +
-      'the build over its RSS just before (MB). Kept: RSS, and heap plus array buffers, after ' +
-      'the build and a full collection, over what they were before, per item (bytes), the median ' +
-      'of three processes, each after one small build of the same kind (so that compiled code ' +
-      "is not counted); what the build's input holds is not counted. Buffer: the static " +
-      "index's own ArrayBuffer per item, exactly.",
+      'the build over its RSS just before (MB). RSS kept: after the build and a full ' +
+      'collection, over what it was before, per item (bytes). Heap + buffers kept: what ' +
+      'releasing the index frees (heap plus array buffers, after a full collection), per item ' +
+      '(bytes). Each the median of three processes, each after one small build of the same kind ' +
+      "(so that compiled code is not counted); what the build's input holds is not counted. " +
+      "Buffer: the static index's own ArrayBuffer per item, exactly.",
     metrics: [
       { key: 'peak', label: 'build peak RSS (MB)', unit: 'count' },
       { key: 'rss', label: 'RSS kept (bytes/item)', unit: 'count' },
@@ -80,6 +84,7 @@ export function run({ quick }) {
     warnings,
     inChildProcesses: true,
     notes: [
+      `Heap + buffers kept by the static indexes, in bytes: ${exact.join('; ')}.`,
       'RSS counts pages the process touched, heap what V8 reports: a build that frees a large ' +
         'scratch array can keep more RSS than heap.',
     ],

@@ -9,8 +9,11 @@ import type { PackedTree } from './packed.js';
 import { CIRCLE, scanAll, scanRect, scanShape, shapeHits } from './scan.js';
 import { scanCirclePoints } from './scan-points.js';
 
-/** Room for answers at first; a query that finds more grows the array (see `room`). */
-export const FIRST_RESULTS = 1024;
+/**
+ * Room for answers at first; a query that finds more grows the array (see `room`). Small, so
+ * that a tree nobody queries keeps no more than its buffer.
+ */
+export const FIRST_RESULTS = 16;
 
 /**
  * Writes into `out` from `n` the answers (`tree.emit`) for the leaves whose boxes overlap

@@ -5,8 +5,8 @@
 
 /** A binary min-heap of (key, id) pairs, growable, allocation-free once warm. */
 export class NodeQueue {
-  keys = new Float64Array(64);
-  ids = new Int32Array(64);
+  keys = new Float64Array(16);
+  ids = new Int32Array(16);
   length = 0;
 
   /** Empties the queue. */
@@ -77,8 +77,8 @@ export class NodeQueue {
  * the answer is deterministic when several items are at the same distance.
  */
 export class KBest {
-  keys = new Float64Array(16);
-  ids = new Int32Array(16);
+  keys = new Float64Array(4);
+  ids = new Int32Array(4);
   length = 0;
   k = 0;
 
