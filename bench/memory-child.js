@@ -86,7 +86,9 @@ const kept = (key) => after[key] - before[key];
 // Heap and array buffers kept: what releasing the index frees. (The difference from before the
 // build would also hold what the build's first run changed in the process, a few hundred KB
 // either way from one process to the next: code, feedback, caches.)
+// (After the current job: a WeakRef made during it keeps its target alive until then.)
 index = null;
+await new Promise((resolve) => setTimeout(resolve, 0));
 gc();
 gc();
 const released = process.memoryUsage();
