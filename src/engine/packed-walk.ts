@@ -6,7 +6,7 @@
 
 import { boxGapSq, boxIntersectsCircle } from '../geometry/rect.js';
 import type { PackedTree } from './packed.js';
-import { CIRCLE, scanAll, scanRect, scanShape, shapeHits } from './scan.js';
+import { CIRCLE, POSITIONS, scanAll, scanRect, scanShape, shapeHits } from './scan.js';
 import { scanCirclePoints } from './scan-points.js';
 
 /**
@@ -173,7 +173,7 @@ export function searchShape(tree: PackedTree, shape: number, q: Float64Array, qi
       for (let e = first; e < end; e++) {
         const i = 4 * e;
         const d2 = boxGapSq(boxes[i]!, boxes[i + 1]!, boxes[i + 2]!, boxes[i + 3]!, a, b);
-        results[n] = emit[e]!;
+        results[n] = emit === POSITIONS ? e : emit[e]!;
         n += +(d2 < r2);
         if (
           (+(d2 < r2) | +(d2 > rim)) === 0 &&
@@ -282,7 +282,7 @@ export function pairs(tree: PackedTree, callback: (a: number, b: number) => void
   for (let p = 0; p < numItems; p++) {
     const n = searchRect(tree, boxes, 4 * p, 0, Number.POSITIVE_INFINITY, tree.pairOut, 0, p, 0);
     const out = tree.pairOut;
-    const a = emit[p]!;
+    const a = emit === POSITIONS ? p : emit[p]!;
     for (let i = 0; i < n; i++) callback(a, out[i]!);
   }
 }

@@ -24,25 +24,12 @@ import { type BoxSource, byteSize, fillTree, HEADER, levelSizes } from './packed
 import { nearest } from './packed-nearest.js';
 import { FIRST_RESULTS, pairs, searchRect, searchShape } from './packed-walk.js';
 import { KBest, NodeQueue } from './queue.js';
+import { POSITIONS } from './scan.js';
 
 const MAGIC = 0x54494b51; // 'QKIT' read as a little-endian u32
 /** Version of the buffer format; fromBuffer refuses any other. */
 export const FORMAT_VERSION = 1;
 const KIND_STATIC = 1;
-
-// 0, 1, 2, ...: the leaf positions, shared by the trees that answer positions. Held weakly here:
-// the trees keep it alive, and it goes with the last of them (a larger tree makes a larger one,
-// which the trees built after it share).
-let IDENTITY: WeakRef<Int32Array> | null = null;
-
-function identity(n: number): Int32Array {
-  const shared = IDENTITY?.deref();
-  if (shared !== undefined && shared.length >= n) return shared;
-  const ids = new Int32Array(n);
-  for (let i = 0; i < n; i++) ids[i] = i;
-  IDENTITY = new WeakRef(ids);
-  return ids;
-}
 
 /** A packed static tree over item indices. */
 export class PackedTree {
@@ -54,7 +41,7 @@ export class PackedTree {
   readonly indices: Int32Array;
   /**
    * What window, shape and pair queries answer for leaf p: `emit[p]`, the item index
-   * (`indices`, the default) or, after `answerPositions()`, p itself. Nearest-first queries
+   * (`indices`, the default) or, after `answerPositions()`, p itself (`emit` is POSITIONS). Nearest-first queries
    * always answer item indices.
    */
   emit: Int32Array;
@@ -105,7 +92,7 @@ export class PackedTree {
    * indices, for a caller that keeps its items in that order.
    */
   answerPositions(): void {
-    this.emit = identity(this.numItems);
+    this.emit = POSITIONS;
     this.runs = 1;
   }
 
@@ -346,7 +333,7 @@ export class PackedTree {
           const cb = 4 * c;
           table.addEntry(
             k,
-            emit[c]!,
+            emit === POSITIONS ? c : emit[c]!,
             (boxes[cb]! + boxes[cb + 2]!) / 2,
             (boxes[cb + 1]! + boxes[cb + 3]!) / 2,
           );

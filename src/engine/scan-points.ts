@@ -4,6 +4,7 @@
 
 import { boxDistance, boxIntersectsCircle } from '../geometry/rect.js';
 import type { KBest } from './queue.js';
+import { POSITIONS } from './scan.js';
 
 // The squared distance from (x, y) of entry e, a point (its box's min corner): the value
 // `boxDistanceSq` gives for its box.
@@ -42,7 +43,7 @@ export function scanCirclePoints(
     const d2 = pointDistanceSq(box, e, x, y);
     // Branch-free for the clear cases (write the slot, keep it when clearly inside); one rarely
     // taken branch for a point on the rim (or a NaN from an overflow), decided exactly.
-    out[n] = slot[e]!;
+    out[n] = slot === POSITIONS ? e : slot[e]!;
     n += +(d2 < lo);
     if ((+(d2 < lo) | +(d2 > hi)) === 0 && pointBoxIn(box, e, x, y, r)) n++;
   }

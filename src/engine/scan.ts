@@ -35,6 +35,12 @@ export const GEO = 2;
  */
 export const NODE_SHADE = 1 - 2 ** -50;
 
+/**
+ * The slot table that stands for the entries' own positions: a kernel given it writes entry e
+ * as e (the packed tree over items answers leaf positions; no table of 0, 1, 2, ... to read).
+ */
+export const POSITIONS = new Int32Array(0);
+
 const NEG_INF = Number.NEGATIVE_INFINITY;
 const INF = Number.POSITIVE_INFINITY;
 
@@ -95,7 +101,8 @@ export function shapeHits(
 
 /**
  * Writes into `out` from index `n` the slots of entries [from, to) whose boxes overlap the query
- * box q[qi..qi+3] (minX, minY, maxX, maxY); returns the new count.
+ * box q[qi..qi+3] (minX, minY, maxX, maxY); returns the new count. (Here and below, `slot` may
+ * be POSITIONS.)
  */
 export function scanRect(
   box: Float64Array,
@@ -114,7 +121,7 @@ export function scanRect(
   for (let e = from; e < to; e++) {
     const i = 4 * e;
     // Branch-free: write the slot, keep it when it passes.
-    out[n] = slot[e]!;
+    out[n] = slot === POSITIONS ? e : slot[e]!;
     n +=
       +(box[i]! <= maxX) & +(box[i + 1]! <= maxY) & +(box[i + 2]! >= minX) & +(box[i + 3]! >= minY);
   }
@@ -129,7 +136,7 @@ export function scanAll(
   out: Int32Array,
   n: number,
 ): number {
-  for (let e = from; e < to; e++) out[n++] = slot[e]!;
+  for (let e = from; e < to; e++) out[n++] = slot === POSITIONS ? e : slot[e]!;
   return n;
 }
 
@@ -155,7 +162,7 @@ export function scanShape(
   for (let e = from; e < to; e++) {
     const i = 4 * e;
     if (shapeHits(shape, box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c, d))
-      out[n++] = slot[e]!;
+      out[n++] = slot === POSITIONS ? e : slot[e]!;
   }
   return n;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PackedTree } from '../../src/engine/packed.js';
 import { arraySource, hilbert } from '../../src/engine/packed-build.js';
-import { exposeGc, settle } from '../gc.js';
+import { CIRCLE } from '../../src/engine/scan.js';
 import { mulberry32 } from '../oracle.js';
 
 // The branch-free Hilbert index of "Fast Hilbert curve generation, sorting, and range queries"
@@ -88,36 +88,83 @@ describe('hilbert(x, y)', () => {
 });
 
 describe('PackedTree.answerPositions()', () => {
-  /** A tree over n unit boxes on a diagonal that answers leaf positions. */
-  function positionsTree(n: number): PackedTree {
-    const boxes = new Float64Array(4 * n);
-    for (let i = 0; i < n; i++) boxes.set([i, i, i + 1, i + 1], 4 * i);
-    const tree = PackedTree.build(arraySource(boxes, n), 4, false, null, null)!;
-    tree.answerPositions();
-    return tree;
+  // The leaf positions that walk entries [0, n) stand for (runs expanded, see runLength).
+  function expand(entries: Int32Array, n: number): number[] {
+    const out: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const e = entries[k]!;
+      if (e >= 0) out.push(e);
+      else for (let p = ~e, end = ~e + entries[++k]!; p < end; p++) out.push(p);
+    }
+    return out;
   }
 
-  it('trees share one array of leaf positions 0, 1, 2, ..., which goes with the last tree that uses it', async () => {
-    const gc = exposeGc();
-    let big: PackedTree | null = positionsTree(5000);
-    const small = positionsTree(100);
-    expect(small.emit).toBe(big.emit);
-    expect(Array.from(big.emit.subarray(0, 5000))).toEqual(
-      Array.from({ length: 5000 }, (_, i) => i),
-    );
-    const gone = new WeakRef(big.emit);
-    big = null;
-    // `small` still holds it.
-    await settle();
-    gc();
-    expect(gone.deref()).toBeDefined();
-    // With no tree left that uses it, it is collected, and the next tree gets one of its own size.
-    const size = small.emit.length;
-    (small as { emit: Int32Array }).emit = new Int32Array(0);
-    await settle();
-    gc();
-    expect(gone.deref()).toBeUndefined();
-    expect(size).toBe(5000);
-    expect(positionsTree(300).emit.length).toBe(300);
-  });
+  /**
+   * Seeded boxes (points on whole coordinates, so that some coincide, when `points`), as two
+   * trees: one answers indices, one positions.
+   */
+  function twoTrees(n: number, points: boolean, seed: number): [PackedTree, PackedTree] {
+    const rnd = mulberry32(seed);
+    const boxes = new Float64Array(4 * n);
+    for (let i = 0; i < n; i++) {
+      const x = points ? Math.floor(rnd() * 100) : rnd() * 100;
+      const y = points ? Math.floor(rnd() * 100) : rnd() * 100;
+      const s = points ? 0 : rnd() * 4;
+      boxes.set([x, y, x + s, y + s], 4 * i);
+    }
+    const build = () => PackedTree.build(arraySource(boxes, n), 4, false, null, null)!;
+    const positions = build();
+    positions.answerPositions();
+    return [build(), positions];
+  }
+
+  it.each([
+    ['boxes', false],
+    ['points', true],
+  ])(
+    'makes window, circle and pair walks over %s answer leaf positions p, the items indices[p], with no table of positions kept',
+    (_, points) => {
+      const [byIndex, byPosition] = twoTrees(3000, points as boolean, 17);
+      expect(byPosition.emit.length).toBe(0);
+      const rnd = mulberry32(18);
+      const q = new Float64Array(4);
+      let seen = 0;
+      for (let t = 0; t < 50; t++) {
+        const x = rnd() * 100;
+        const y = rnd() * 100;
+        const r = rnd() * 20;
+        // Windows: every leaf through the slot table (runs off), then the circle walk (runs on).
+        q.set([x - r, y - r, x + r, y + r]);
+        const n1 = byIndex.searchRect(q, 0, 0, Number.POSITIVE_INFINITY, byIndex.results, 0, -1);
+        const want = Array.from(byIndex.results.subarray(0, n1));
+        const n2 = byPosition.searchRect(
+          q,
+          0,
+          0,
+          Number.POSITIVE_INFINITY,
+          byPosition.results,
+          0,
+          -1,
+        );
+        const got = Array.from(byPosition.results.subarray(0, n2));
+        expect(got.map((p) => byPosition.indices[p])).toEqual(want);
+        q.set([x, y, r, 0]);
+        const c1 = Array.from(byIndex.results.subarray(0, byIndex.searchShape(CIRCLE, q, 0)));
+        const c2 = expand(byPosition.results, byPosition.searchShape(CIRCLE, q, 0));
+        expect(c2.map((p) => byPosition.indices[p]).sort((a, b) => a - b)).toEqual(
+          c1.sort((a, b) => a - b),
+        );
+        seen += n1 + c1.length;
+      }
+      expect(seen).toBeGreaterThan(1000);
+      const pairsOf = (tree: PackedTree, map: (a: number) => number) => {
+        const out: string[] = [];
+        tree.pairs((a, b) => out.push(`${Math.min(map(a), map(b))},${Math.max(map(a), map(b))}`));
+        return out.sort();
+      };
+      const want = pairsOf(byIndex, (a) => a);
+      expect(want.length).toBeGreaterThan(100);
+      expect(pairsOf(byPosition, (p) => byPosition.indices[p]!)).toEqual(want);
+    },
+  );
 });
