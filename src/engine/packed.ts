@@ -41,8 +41,8 @@ export class PackedTree {
   readonly indices: Int32Array;
   /**
    * What window, shape and pair queries answer for leaf p: `emit[p]`, the item index
-   * (`indices`, the default) or, after `answerPositions()`, p itself (`emit` is POSITIONS). Nearest-first queries
-   * always answer item indices.
+   * (`indices`, the default) or, after `answerPositions()`, p itself (`emit` is POSITIONS).
+   * Nearest-first queries always answer item indices.
    */
   emit: Int32Array;
   /**
