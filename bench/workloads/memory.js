@@ -36,16 +36,16 @@ export function run({ quick }) {
   for (const [name, quadkit, builder, kind] of ROWS) {
     const n = sizes[kind];
     try {
-      // The median of three fresh processes (RSS moves by several bytes per item from run to
+      // The median of five fresh processes (RSS moves by several bytes per item from run to
       // run: allocator and collector timing).
-      const runs = [0, 1, 2].map(() =>
+      const runs = [0, 1, 2, 3, 4].map(() =>
         JSON.parse(
           execFileSync(process.execPath, ['--expose-gc', CHILD, builder, String(n)], {
             encoding: 'utf8',
           }),
         ),
       );
-      const median = (key) => runs.map((r) => r[key]).sort((a, b) => a - b)[1];
+      const median = (key) => runs.map((r) => r[key]).sort((a, b) => a - b)[2];
       if (kind === 'static') exact.push(`${name} ${median('heapBytes').toLocaleString('en-US')}`);
       rows.push({
         name,
@@ -68,10 +68,12 @@ export function run({ quick }) {
       `Static indexes over ${sizes.static.toLocaleString('en-US')} items, dynamic ones over ` +
       `${sizes.dynamic.toLocaleString('en-US')} (uniform boxes 0–2 units or points in a ` +
       '1000×1000 world, made before the build). Peak: the maximum RSS of the process during ' +
-      'the build over its RSS just before (MB). RSS kept: after the build and a full ' +
+      'the build over its RSS just before (MB; on Linux the high-water mark is reset just ' +
+      'before the build, elsewhere it is the maximum since the process started). RSS kept: ' +
+      'after the build and a full ' +
       'collection, over what it was before, per item (bytes). Heap + buffers kept: what ' +
       'releasing the index frees (heap plus array buffers, after a full collection), per item ' +
-      '(bytes). Each the median of three processes, each after one small build of the same kind ' +
+      '(bytes). Each the median of five processes, each after one small build of the same kind ' +
       "(so that compiled code is not counted); what the build's input holds is not counted. " +
       "Buffer: the static index's own ArrayBuffer per item, exactly.",
     metrics: [

@@ -16,9 +16,9 @@ import { makeObjects, objectRows, rectQuery } from './static-objects.js';
 
 export const id = 'static';
 
-/** Node processes per table: each cell is the median over them (a process's JIT decisions
- * move single cells by up to a third). */
-export const processes = 3;
+/** Node processes per table: each cell is the median over them (from one process to the next,
+ * JIT decisions and where the memory lands move single cells by up to a half on a VM). */
+export const processes = 5;
 
 const WORLD = 1000;
 
