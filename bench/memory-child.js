@@ -102,22 +102,22 @@ gc();
 gc();
 const after = process.memoryUsage();
 const kept = (key) => after[key] - before[key];
-// Heap and array buffers kept: what releasing the index frees. (The difference from before the
-// build would also hold what the build's first run changed in the process, a few hundred KB
-// either way from one process to the next: code, feedback, caches.)
-// (After the current job: a WeakRef made during it keeps its target alive until then.)
+// Heap and array buffers kept: what releasing the index frees, after the current job (a WeakRef
+// made during it keeps its target alive until then). The difference from before the build would
+// also hold what the build's first run changed in the process, a few hundred KB either way from
+// one process to the next: code, feedback, caches.
 index = null;
 await new Promise((resolve) => setTimeout(resolve, 0));
 gc();
 gc();
 const released = process.memoryUsage();
-const rest = released.heapUsed + released.arrayBuffers;
+const heapBytes = after.heapUsed + after.arrayBuffers - (released.heapUsed + released.arrayBuffers);
 process.stdout.write(
   JSON.stringify({
     peakMB: Math.round((Math.max(peak, after.rss) - before.rss) / 1e5) / 10,
     rssPerItem: Math.round((kept('rss') / n) * 10) / 10,
-    heapPerItem: Math.round(((after.heapUsed + after.arrayBuffers - rest) / n) * 10) / 10,
-    heapBytes: after.heapUsed + after.arrayBuffers - rest,
+    heapPerItem: Math.round((heapBytes / n) * 10) / 10,
+    heapBytes,
     bufferPerItem: buffer === null ? null : Math.round((buffer / n) * 100) / 100,
   }),
 );

@@ -70,8 +70,8 @@ export function run({ quick }) {
       '1000×1000 world, made before the build). Peak: the maximum RSS of the process during ' +
       'the build over its RSS just before (MB; on Linux the high-water mark is reset just ' +
       'before the build, elsewhere it is the maximum since the process started). RSS kept: ' +
-      'after the build and a full ' +
-      'collection, over what it was before, per item (bytes). Heap + buffers kept: what ' +
+      'after the build and a full collection, over what it was before, per item (bytes). ' +
+      'Heap + buffers kept: what ' +
       'releasing the index frees (heap plus array buffers, after a full collection), per item ' +
       '(bytes). Each the median of five processes, each after one small build of the same kind ' +
       "(so that compiled code is not counted); what the build's input holds is not counted. " +
