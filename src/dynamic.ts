@@ -5,7 +5,11 @@
 import type { Engine } from './engine/engine.js';
 import { DuplicateItemError, WalkInProgressError, wrongType } from './errors.js';
 import { QueryIndex } from './queries.js';
+import type { NumberedReader } from './typed-items.js';
 import { BOUNDS, type ItemReader } from './validate.js';
+
+/** The end of a `load` error: nothing was added. */
+const NOTHING_LOADED = '; nothing was loaded';
 
 /**
  * A dynamic spatial index of items kept by reference, exact in every answer.
@@ -20,7 +24,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
   /** @internal */
   declare protected readonly engine: Engine<T>;
   /** Reads an item's bounds into BOUNDS, or throws. */
-  private readonly read: ItemReader<T>;
+  private read: ItemReader<T>;
   private scratch = new Float64Array(0);
 
   /** @internal */
@@ -71,20 +75,41 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
     // All bounds first, in one loop (the reader may call user code: toRect).
     engine.walking++;
     try {
-      this.read.many(items, boxes, '; nothing was loaded');
+      this.read.many(items, boxes, NOTHING_LOADED);
     } finally {
       engine.walking--;
     }
-    // The engine tells a duplicate (already present, or listed twice): then the items added so
-    // far are taken out again, last first, which hands their slots back in the same order.
+    return this.place(items, n, boxes);
+  }
+
+  /**
+   * Makes this new, empty index one over the numbers 0 to n - 1, whose bounds `read` takes from
+   * the caller's array, and adds them (the typed-array doors `fromBoxes` and `fromPoints`).
+   * @internal
+   */
+  protected loadNumbered(read: NumberedReader, n: number): this {
+    this.read = read as unknown as ItemReader<T>;
+    const boxes = new Float64Array(4 * n);
+    read.first(n, boxes, NOTHING_LOADED);
+    return this.place(null, n, boxes);
+  }
+
+  // Adds the items (the numbers 0..n-1 when null) whose bounds are in `boxes`. The engine tells
+  // a duplicate (already present, or listed twice): then the items added so far are taken out
+  // again, last first, which hands their slots back in the same order.
+  private place(items: readonly T[] | null, n: number, boxes: Float64Array): this {
+    const { engine } = this;
     engine.prepare?.(boxes, n);
     let i = 0;
-    while (i < n && engine.insert(items[i] as T, boxes, 4 * i) >= 0) i++;
+    if (items === null) while (i < n && engine.insert(i as T, boxes, 4 * i) >= 0) i++;
+    else while (i < n && engine.insert(items[i] as T, boxes, 4 * i) >= 0) i++;
     if (i < n) {
       const { slots } = engine.store;
-      for (let j = i - 1; j >= 0; j--) engine.remove(slots.get(items[j] as T)!);
+      for (let j = i - 1; j >= 0; j--) {
+        engine.remove(slots.get(items === null ? (j as T) : (items[j] as T))!);
+      }
       throw new DuplicateItemError(
-        `quadkit: load(items): items[${i}] is already in the index or listed twice; nothing was loaded`,
+        `quadkit: load(items): items[${i}] is already in the index or listed twice${NOTHING_LOADED}`,
       );
     }
     return this;

@@ -1,8 +1,9 @@
 import { DynamicIndex } from './dynamic.js';
 import { LooseGrid } from './engine/grid.js';
 import { DEPTH_LIMIT } from './engine/grid-depth.js';
+import { BOX_LAYOUT, boxesReader, noReaderOption } from './typed-items.js';
 import type { IndexSummary, Rect, RectLike, RequireToRect, ToRect } from './types.js';
-import { checkBounds, checkInteger, checkOptions, rectReader } from './validate.js';
+import { checkBounds, checkInteger, checkOptions, itemCount, rectReader } from './validate.js';
 
 /**
  * Options of a {@link GridLooseQuadtree}. When the items are not `{ x, y, width?, height? }`,
@@ -99,6 +100,29 @@ export class GridLooseQuadtree<T = RectLike> extends DynamicIndex<T> {
     options: GridLooseQuadtreeOptions<T> & RequireToRect<T>,
   ): GridLooseQuadtree<T> {
     return new GridLooseQuadtree<T>(options).load(items);
+  }
+
+  /**
+   * Creates a grid over the numbers 0 to n - 1, item i the box boxes[4i..4i+3]
+   * (minX, minY, maxX, maxY): the typed-array door, with no object per item. The array is kept,
+   * not copied: after writing new numbers for item i, `update(i)` re-reads them, and
+   * `updateAll()` re-reads every item's; `insert(i)` adds item i (the array may grow). Queries
+   * and `pairs` answer the numbers.
+   * @param boxes - 4 numbers per item (a Float64Array, or any array of numbers), kept by
+   * reference.
+   * @param options - as for the constructor, without `toRect`.
+   */
+  static fromBoxes(
+    boxes: ArrayLike<number>,
+    options: Omit<GridLooseQuadtreeOptions<number>, 'toRect'>,
+  ): GridLooseQuadtree<number> {
+    const door = 'GridLooseQuadtree.fromBoxes';
+    const n = itemCount(boxes, `${door}(boxes)`, 4, BOX_LAYOUT);
+    noReaderOption(options, 'toRect', door);
+    const grid = new GridLooseQuadtree<number>(
+      options as GridLooseQuadtreeOptions<number> & RequireToRect<number>,
+    );
+    return grid.loadNumbered(boxesReader(boxes), n);
   }
 
   /**

@@ -6,8 +6,9 @@ import {
 } from './aggregates.js';
 import { DynamicIndex } from './dynamic.js';
 import { RegionTree } from './engine/tree.js';
+import { noReaderOption, POINT_LAYOUT, pointsReader } from './typed-items.js';
 import type { IndexSummary, PointLike, Rect, RequireToPoint, ToPoint } from './types.js';
-import { checkBounds, checkInteger, checkOptions, pointReader } from './validate.js';
+import { checkBounds, checkInteger, checkOptions, itemCount, pointReader } from './validate.js';
 
 /**
  * Options of a {@link PointQuadtree}. When the items are not `{ x, y }`, the constructor also
@@ -103,6 +104,29 @@ export class PointQuadtree<T = PointLike> extends DynamicIndex<T> {
     options: PointQuadtreeOptions<T> & RequireToPoint<T>,
   ): PointQuadtree<T> {
     return new PointQuadtree<T>(options).load(items);
+  }
+
+  /**
+   * Creates a point quadtree over the numbers 0 to n - 1, item i the point
+   * (points[2i], points[2i+1]): the typed-array door, with no object per item. The array is
+   * kept, not copied: after writing new numbers for item i, `update(i)` re-reads them, and
+   * `updateAll()` re-reads every item's; `insert(i)` adds item i (the array may grow). Queries
+   * and `pairs` answer the numbers.
+   * @param points - 2 numbers per item (a Float64Array, or any array of numbers), kept by
+   * reference.
+   * @param options - as for the constructor, without `toPoint`.
+   */
+  static fromPoints(
+    points: ArrayLike<number>,
+    options: Omit<PointQuadtreeOptions<number>, 'toPoint'>,
+  ): PointQuadtree<number> {
+    const door = 'PointQuadtree.fromPoints';
+    const n = itemCount(points, `${door}(points)`, 2, POINT_LAYOUT);
+    noReaderOption(options, 'toPoint', door);
+    const tree = new PointQuadtree<number>(
+      options as PointQuadtreeOptions<number> & RequireToPoint<number>,
+    );
+    return tree.loadNumbered(pointsReader(points), n);
   }
 
   /**

@@ -1,7 +1,15 @@
 import { DynamicIndex } from './dynamic.js';
 import { RegionTree } from './engine/tree.js';
+import { BOX_LAYOUT, boxesReader, noReaderOption } from './typed-items.js';
 import type { IndexSummary, Rect, RectLike, RequireToRect, ToRect } from './types.js';
-import { checkBounds, checkInteger, checkOptions, checkRange, rectReader } from './validate.js';
+import {
+  checkBounds,
+  checkInteger,
+  checkOptions,
+  checkRange,
+  itemCount,
+  rectReader,
+} from './validate.js';
 
 /**
  * Options of a {@link Quadtree}. When the items are not `{ x, y, width?, height? }`, the
@@ -111,6 +119,27 @@ export class Quadtree<T = RectLike> extends DynamicIndex<T> {
    */
   static from<T>(items: readonly T[], options: QuadtreeOptions<T> & RequireToRect<T>): Quadtree<T> {
     return new Quadtree<T>(options).load(items);
+  }
+
+  /**
+   * Creates a tree over the numbers 0 to n - 1, item i the box boxes[4i..4i+3]
+   * (minX, minY, maxX, maxY): the typed-array door, with no object per item. The array is kept,
+   * not copied: after writing new numbers for item i, `update(i)` re-reads them, and
+   * `updateAll()` re-reads every item's; `insert(i)` adds item i (the array may grow). Queries
+   * and `pairs` answer the numbers.
+   * @param boxes - 4 numbers per item (a Float64Array, or any array of numbers), kept by
+   * reference.
+   * @param options - as for the constructor, without `toRect`.
+   */
+  static fromBoxes(
+    boxes: ArrayLike<number>,
+    options: Omit<QuadtreeOptions<number>, 'toRect'>,
+  ): Quadtree<number> {
+    const door = 'Quadtree.fromBoxes';
+    const n = itemCount(boxes, `${door}(boxes)`, 4, BOX_LAYOUT);
+    noReaderOption(options, 'toRect', door);
+    const tree = new Quadtree<number>(options as QuadtreeOptions<number> & RequireToRect<number>);
+    return tree.loadNumbered(boxesReader(boxes), n);
   }
 
   /**

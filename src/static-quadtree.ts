@@ -17,6 +17,7 @@ import {
   checkFunction,
   checkInteger,
   checkOptions,
+  itemCount,
   readRects,
 } from './validate.js';
 
@@ -140,9 +141,13 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     boxes: ArrayLike<number>,
     options: StaticBuildOptions = {},
   ): StaticQuadtree<number> {
-    checkFlat(boxes, 'fromBoxes(boxes)', 4, 'minX, minY, maxX, maxY per box');
+    const n = itemCount(
+      boxes,
+      'StaticQuadtree.fromBoxes(boxes)',
+      4,
+      'minX, minY, maxX, maxY per box',
+    );
     checkOptions(options, 'StaticQuadtree.fromBoxes', BUILD_OPTIONS, true);
-    const n = boxes.length / 4;
     // The build only reads its input: a Float64Array is used as it is; other arrays are checked
     // (a null or a string would otherwise become a number).
     const src = boxes instanceof Float64Array ? boxes : toNumbers(boxes, 'boxes');
@@ -159,9 +164,8 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     points: ArrayLike<number>,
     options: StaticBuildOptions = {},
   ): StaticQuadtree<number> {
-    checkFlat(points, 'fromPoints(points)', 2, 'x, y per point');
+    const n = itemCount(points, 'StaticQuadtree.fromPoints(points)', 2, 'x, y per point');
     checkOptions(options, 'StaticQuadtree.fromPoints', BUILD_OPTIONS, true);
-    const n = points.length / 2;
     // Read a chunk at a time as zero-size boxes (no copy of all the points at 32 bytes each).
     return new StaticQuadtree<number>(build(pointSource(points, n), options, null), null, null);
   }
@@ -279,18 +283,6 @@ function takeRuns<T>(sorted: readonly T[], entries: Int32Array, n: number, out: 
     for (let q = ~p; q < end; q++) out[i++] = sorted[q]!;
   }
   return i;
-}
-
-// Throws unless `values` is an array-like whose length is a multiple of `per`.
-function checkFlat(values: ArrayLike<number>, name: string, per: number, layout: string): void {
-  if (values === null || typeof values !== 'object' || typeof values.length !== 'number') {
-    wrongType(`StaticQuadtree.${name}`, values, `an array of numbers, ${layout}`);
-  }
-  if (values.length % per !== 0) {
-    throw new InvalidValueError(
-      `quadkit: StaticQuadtree.${name} has length ${values.length}, not a multiple of ${per} (${layout})`,
-    );
-  }
 }
 
 // Throws naming the first box that is not 4 finite numbers with min <= max.

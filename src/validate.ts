@@ -3,7 +3,7 @@
 // TypeError) that names the field and leaves the index unchanged. `x - x === 0` is true exactly
 // for finite numbers (NaN and ±Infinity give NaN).
 
-import { badField as bad, UnknownOptionError, wrongType } from './errors.js';
+import { badField as bad, InvalidValueError, UnknownOptionError, wrongType } from './errors.js';
 import type { PointLike, Rect, RectLike, ToPoint, ToRect } from './types.js';
 
 /** Scratch for the bounds of the item being read: minX, minY, maxX, maxY. */
@@ -229,6 +229,31 @@ function copyPoints(
   return -1;
 }
 
+/**
+ * Checks the array of a typed-array door (an array-like of numbers whose length is a multiple
+ * of `per`) and returns how many items it holds.
+ * @param values - the caller's array.
+ * @param name - the door and argument, as messages name them.
+ * @param per - numbers per item.
+ * @param layout - what the numbers of one item are.
+ */
+export function itemCount(
+  values: ArrayLike<number>,
+  name: string,
+  per: number,
+  layout: string,
+): number {
+  if (values === null || typeof values !== 'object' || typeof values.length !== 'number') {
+    wrongType(name, values, `an array of numbers, ${layout}`);
+  }
+  if (values.length % per !== 0) {
+    throw new InvalidValueError(
+      `quadkit: ${name} has length ${values.length}, not a multiple of ${per} (${layout})`,
+    );
+  }
+  return values.length / per;
+}
+
 /** Reads a query rectangle into `BOUNDS`; throws when it is not a finite rectangle. */
 export function readQueryRect(rect: Rect): void {
   if (rect === null || typeof rect !== 'object')
@@ -351,9 +376,14 @@ function putRect(r: RectLike | null | undefined, out: Float64Array, j: number): 
 
 // Writes a `{ x, y }` as the box x, y, x, y at out[j..j+4), or returns false.
 function putPoint(p: PointLike | null | undefined, out: Float64Array, j: number): boolean {
-  if (p === null || typeof p !== 'object') return false;
-  const x = p.x;
-  const y = p.y;
+  return p !== null && typeof p === 'object' && putXY(p.x, p.y, out, j);
+}
+
+/**
+ * Writes the point (x, y) as the box x, y, x, y at out[j..j+4), or returns false when x or y is
+ * not a finite number.
+ */
+export function putXY(x: unknown, y: unknown, out: Float64Array, j: number): boolean {
   if (typeof x !== 'number' || typeof y !== 'number' || x - x !== 0 || y - y !== 0) return false;
   out[j] = x;
   out[j + 1] = y;
