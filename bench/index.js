@@ -27,6 +27,7 @@ import * as force from './workloads/force.js';
 import * as frame from './workloads/frame.js';
 import * as geo from './workloads/geo.js';
 import * as insert from './workloads/insert-remove.js';
+import * as load from './workloads/load.js';
 import * as memory from './workloads/memory.js';
 import * as mesh from './workloads/mesh.js';
 import * as query from './workloads/query.js';
@@ -37,6 +38,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const WORKLOADS = [
   insert,
+  load,
   query,
   frame,
   dynamic,

@@ -118,7 +118,8 @@ export function renderTargets(results) {
       (r) =>
         r.quadkit &&
         msOf(r.values[t.metric]) !== null &&
-        (!t.variant || (t.exact ? r.name === t.variant : r.name.includes(t.variant))),
+        (!t.variant || (t.exact ? r.name === t.variant : r.name.includes(t.variant))) &&
+        (!t.without || !r.name.includes(t.without)),
     );
     if (t.zero) {
       if (!qk.length) lines.push(`| ${t.text} | — | — | not measured |`);

@@ -1,14 +1,16 @@
 // The speed-up targets of `npm run bench`, each checked against named rows of one run (see
 // renderTargets in render.js).
 
-import { FLATBUSH_OBJECTS } from './workloads/dynamic.js';
+import { FLATBUSH_OBJECTS, TYPED_DOOR } from './workloads/dynamic.js';
+import { loadRow } from './workloads/load.js';
 import { OBJECT_DOOR } from './workloads/static-objects.js';
 
 // Speed-up targets, checked against named rows (not just "the best peer").
 // Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
-// the quadkit rows whose name contains it (is it, with `exact: true`); `zero: true` checks that the metric is 0 instead of a
-// speed-up, and `maxAllocKB` that the row's `alloc` (KB allocated per frame) stays below it: a
-// loop that allocates will collect garbage sooner or later, even with no GC in the frames measured.
+// the quadkit rows whose name contains it (is it, with `exact: true`), and `without` drops those
+// whose name contains that; `zero: true` checks that the metric is 0 instead of a speed-up, and
+// `maxAllocKB` that the row's `alloc` (KB allocated per frame) stays below it: a loop that
+// allocates will collect garbage sooner or later, even with no GC in the frames measured.
 export const TARGETS = [
   {
     workload: 'insert',
@@ -116,6 +118,16 @@ export const TARGETS = [
     factor: 1,
     text: 'StaticQuadtree.from(objects) at least as fast as flatbush add() from the same objects',
   },
+  // The dynamic indexes' load(objects) against their typed-array doors: within 1.3x.
+  ...['Quadtree', 'GridLooseQuadtree', 'PointQuadtree'].map((index) => ({
+    workload: 'load',
+    metric: 'load',
+    peer: loadRow(index, true),
+    variant: loadRow(index, false),
+    exact: true,
+    factor: 1 / 1.3,
+    text: `${index}: load(objects) within 1.3× of ${index === 'PointQuadtree' ? 'fromPoints' : 'fromBoxes'} on a Float64Array`,
+  })),
   {
     workload: 'static-point-inserts',
     metric: 'insert',
@@ -140,6 +152,7 @@ export const TARGETS = [
       peer: FLATBUSH_OBJECTS,
       factor: 5,
       variant: 'GridLooseQuadtree',
+      without: TYPED_DOOR,
       text: `dynamic scene, N = ${n / 1000}k: GridLooseQuadtree frame ≥ 5× faster than flatbush fed the same objects`,
     },
     {

@@ -31,6 +31,8 @@ const MIN_SIZE = 2;
 const MAX_SIZE = 20;
 const MAX_SPEED = 2;
 const BOUNDS = { x: 0, y: 0, width: WORLD, height: WORLD };
+/** The name suffix of quadkit's typed-array row (TARGETS tells it from the object rows). */
+export const TYPED_DOOR = 'fromBoxes (typed)';
 /** The flatbush row fed the same objects as the other rows (TARGETS names it). */
 export const FLATBUSH_OBJECTS = 'flatbush rebuild+search, from the objects';
 
@@ -148,6 +150,35 @@ function rowDefs({ quadkit, n, boxes, pos0, qt, onPair }) {
       const grid = () => new quadkit.GridLooseQuadtree({ bounds });
       quadkitRow('quadkit GridLooseQuadtree updateAll() + pairs()', grid, false);
       quadkitRow('quadkit GridLooseQuadtree update() ×N + pairs()', grid, true);
+    }
+    // The typed-array door: the items are the numbers 0..n-1, their boxes (minX, minY, maxX,
+    // maxY) in a Float64Array the index keeps; the frame writes the new boxes there, as the
+    // flatbush row reads them from the frame's arrays, and pairs() reports the numbers.
+    if (typeof quadkit.GridLooseQuadtree?.fromBoxes === 'function') {
+      row(
+        `quadkit GridLooseQuadtree updateAll() + pairs(), ${TYPED_DOOR}`,
+        { quadkit: true },
+        () => {
+          const mm = new Float64Array(4 * n);
+          const write = (p) => {
+            for (let i = 0; i < n; i++) {
+              const x = p[2 * i];
+              const y = p[2 * i + 1];
+              mm[4 * i] = x;
+              mm[4 * i + 1] = y;
+              mm[4 * i + 2] = x + boxes[4 * i + 2];
+              mm[4 * i + 3] = y + boxes[4 * i + 3];
+            }
+          };
+          write(pos0);
+          const t = quadkit.GridLooseQuadtree.fromBoxes(mm, { bounds });
+          return (p) => {
+            write(p);
+            t.updateAll();
+            t.pairs(onPair);
+          };
+        },
+      );
     }
     quadkitRow(
       'quadkit Quadtree (classic) updateAll() + pairs()',
