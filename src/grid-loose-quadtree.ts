@@ -1,9 +1,9 @@
 import { DynamicIndex } from './dynamic.js';
 import { LooseGrid } from './engine/grid.js';
 import { DEPTH_LIMIT } from './engine/grid-depth.js';
-import { BOX_LAYOUT, boxesReader, noReaderOption } from './typed-items.js';
+import { boxesReader, openDoor } from './typed-items.js';
 import type { IndexSummary, Rect, RectLike, RequireToRect, ToRect } from './types.js';
-import { checkBounds, checkInteger, checkOptions, itemCount, rectReader } from './validate.js';
+import { checkBounds, checkInteger, checkOptions, rectReader } from './validate.js';
 
 /**
  * Options of a {@link GridLooseQuadtree}. When the items are not `{ x, y, width?, height? }`,
@@ -116,9 +116,7 @@ export class GridLooseQuadtree<T = RectLike> extends DynamicIndex<T> {
     boxes: ArrayLike<number>,
     options: Omit<GridLooseQuadtreeOptions<number>, 'toRect'>,
   ): GridLooseQuadtree<number> {
-    const door = 'GridLooseQuadtree.fromBoxes';
-    const n = itemCount(boxes, `${door}(boxes)`, 4, BOX_LAYOUT);
-    noReaderOption(options, 'toRect', door);
+    const n = openDoor(boxes, 'GridLooseQuadtree.fromBoxes', options, false);
     const grid = new GridLooseQuadtree<number>(
       options as GridLooseQuadtreeOptions<number> & RequireToRect<number>,
     );

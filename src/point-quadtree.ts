@@ -6,9 +6,9 @@ import {
 } from './aggregates.js';
 import { DynamicIndex } from './dynamic.js';
 import { RegionTree } from './engine/tree.js';
-import { noReaderOption, POINT_LAYOUT, pointsReader } from './typed-items.js';
+import { openDoor, pointsReader } from './typed-items.js';
 import type { IndexSummary, PointLike, Rect, RequireToPoint, ToPoint } from './types.js';
-import { checkBounds, checkInteger, checkOptions, itemCount, pointReader } from './validate.js';
+import { checkBounds, checkInteger, checkOptions, pointReader } from './validate.js';
 
 /**
  * Options of a {@link PointQuadtree}. When the items are not `{ x, y }`, the constructor also
@@ -120,9 +120,7 @@ export class PointQuadtree<T = PointLike> extends DynamicIndex<T> {
     points: ArrayLike<number>,
     options: Omit<PointQuadtreeOptions<number>, 'toPoint'>,
   ): PointQuadtree<number> {
-    const door = 'PointQuadtree.fromPoints';
-    const n = itemCount(points, `${door}(points)`, 2, POINT_LAYOUT);
-    noReaderOption(options, 'toPoint', door);
+    const n = openDoor(points, 'PointQuadtree.fromPoints', options, true);
     const tree = new PointQuadtree<number>(
       options as PointQuadtreeOptions<number> & RequireToPoint<number>,
     );

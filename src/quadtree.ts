@@ -1,15 +1,8 @@
 import { DynamicIndex } from './dynamic.js';
 import { RegionTree } from './engine/tree.js';
-import { BOX_LAYOUT, boxesReader, noReaderOption } from './typed-items.js';
+import { boxesReader, openDoor } from './typed-items.js';
 import type { IndexSummary, Rect, RectLike, RequireToRect, ToRect } from './types.js';
-import {
-  checkBounds,
-  checkInteger,
-  checkOptions,
-  checkRange,
-  itemCount,
-  rectReader,
-} from './validate.js';
+import { checkBounds, checkInteger, checkOptions, checkRange, rectReader } from './validate.js';
 
 /**
  * Options of a {@link Quadtree}. When the items are not `{ x, y, width?, height? }`, the
@@ -135,9 +128,7 @@ export class Quadtree<T = RectLike> extends DynamicIndex<T> {
     boxes: ArrayLike<number>,
     options: Omit<QuadtreeOptions<number>, 'toRect'>,
   ): Quadtree<number> {
-    const door = 'Quadtree.fromBoxes';
-    const n = itemCount(boxes, `${door}(boxes)`, 4, BOX_LAYOUT);
-    noReaderOption(options, 'toRect', door);
+    const n = openDoor(boxes, 'Quadtree.fromBoxes', options, false);
     const tree = new Quadtree<number>(options as QuadtreeOptions<number> & RequireToRect<number>);
     return tree.loadNumbered(boxesReader(boxes), n);
   }

@@ -11,13 +11,17 @@ import { InvalidTypeError, InvalidValueError, wrongType } from './errors.js';
 import { QueryIndex } from './queries.js';
 import type { IndexSummary, Rect, RectLike, RequireToRect, ToRect } from './types.js';
 import {
+  BOX_LAYOUT,
+  badBox,
   checkBounds,
   checkFinite,
   checkFlag,
   checkFunction,
   checkInteger,
   checkOptions,
+  isBox,
   itemCount,
+  POINT_LAYOUT,
   readRects,
 } from './validate.js';
 
@@ -141,12 +145,7 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     boxes: ArrayLike<number>,
     options: StaticBuildOptions = {},
   ): StaticQuadtree<number> {
-    const n = itemCount(
-      boxes,
-      'StaticQuadtree.fromBoxes(boxes)',
-      4,
-      'minX, minY, maxX, maxY per box',
-    );
+    const n = itemCount(boxes, 'StaticQuadtree.fromBoxes(boxes)', 4, BOX_LAYOUT);
     checkOptions(options, 'StaticQuadtree.fromBoxes', BUILD_OPTIONS, true);
     // The build only reads its input: a Float64Array is used as it is; other arrays are checked
     // (a null or a string would otherwise become a number).
@@ -164,7 +163,7 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     points: ArrayLike<number>,
     options: StaticBuildOptions = {},
   ): StaticQuadtree<number> {
-    const n = itemCount(points, 'StaticQuadtree.fromPoints(points)', 2, 'x, y per point');
+    const n = itemCount(points, 'StaticQuadtree.fromPoints(points)', 2, POINT_LAYOUT);
     checkOptions(options, 'StaticQuadtree.fromPoints', BUILD_OPTIONS, true);
     // Read a chunk at a time as zero-size boxes (no copy of all the points at 32 bytes each).
     return new StaticQuadtree<number>(build(pointSource(points, n), options, null), null, null);
@@ -293,11 +292,7 @@ function checkBoxes(src: Float64Array, n: number): void {
     const b = src[j + 1]!;
     const c = src[j + 2]!;
     const d = src[j + 3]!;
-    if (!(a <= c && b <= d && a - a === 0 && b - b === 0 && c - c === 0 && d - d === 0)) {
-      throw new InvalidValueError(
-        `quadkit: box ${i} must be 4 finite numbers minX <= maxX, minY <= maxY, got [${a}, ${b}, ${c}, ${d}]`,
-      );
-    }
+    if (!isBox(a, b, c, d)) badBox(`box ${i}`, [a, b, c, d]);
   }
 }
 

@@ -6,33 +6,53 @@
 // positions, and the way flatbush and kdbush take their input).
 
 import { badField, InvalidTypeError, InvalidValueError, wrongType } from './errors.js';
-import { BOUNDS, type ItemReader, putXY } from './validate.js';
+import {
+  BOUNDS,
+  BOX_LAYOUT,
+  badBox,
+  type ItemReader,
+  isBox,
+  itemCount,
+  POINT_LAYOUT,
+  putXY,
+} from './validate.js';
 
-/** What the 4 numbers of a box are. */
-export const BOX_LAYOUT = '4 numbers minX, minY, maxX, maxY per item';
-/** What the 2 numbers of a point are. */
-export const POINT_LAYOUT = '2 numbers x, y per item';
+/** The reader of a typed-array door: an ItemReader of numbers that also reads items 0..n-1. */
+export interface NumberedReader extends ItemReader<number> {
+  /**
+   * Reads the bounds of items 0..n-1 into `out`, or throws naming the first bad item.
+   * @param n - how many items.
+   * @param out - 4 numbers per item (minX, minY, maxX, maxY).
+   * @param suffix - appended to an error's message.
+   */
+  first(n: number, out: Float64Array, suffix: string): void;
+}
 
 /**
- * Throws when the options of a typed-array door name a reader of items of the caller's own
- * (the door reads the items' bounds from its array).
- * @param options - the options given.
- * @param key - `toRect` or `toPoint`.
- * @param door - the door, as the message names it.
+ * Checks the array and options of a typed-array door (`fromBoxes` over boxes, `fromPoints` over
+ * points) and returns how many items the array holds.
+ * @param values - the caller's array.
+ * @param door - the door, as messages name it (`Quadtree.fromBoxes`).
+ * @param options - the options given, which must not name a reader of the caller's items.
+ * @param points - whether the array holds points (x, y) rather than boxes.
  */
-export function noReaderOption(options: object, key: string, door: string): void {
+export function openDoor(
+  values: ArrayLike<number>,
+  door: string,
+  options: object,
+  points: boolean,
+): number {
+  const n = points
+    ? itemCount(values, `${door}(points)`, 2, POINT_LAYOUT)
+    : itemCount(values, `${door}(boxes)`, 4, BOX_LAYOUT);
+  const key = points ? 'toPoint' : 'toRect';
   if (options !== null && typeof options === 'object' && key in options) {
     throw new InvalidTypeError(
       `quadkit: ${door} reads the items' bounds from its array and takes no options.${key}; ` +
         `index items of your own with from(items, { ${key} })`,
     );
   }
-}
-
-/** The reader of a typed-array door: an ItemReader of numbers that also reads items 0..n-1. */
-export interface NumberedReader extends ItemReader<number> {
-  /** Reads the bounds of items 0..n-1 into `out` (4 numbers each), or throws naming the item. */
-  first(n: number, out: Float64Array, suffix: string): void;
+  return n;
 }
 
 /**
@@ -87,18 +107,28 @@ function numberedReader(
   });
 }
 
+// Whether i is an index of an array of `length` numbers, `per` per item: an integer from 0,
+// not -0 (which a Map takes for 0, and which answers would then hand back).
+function isIndex(i: number, per: number, length: number): boolean {
+  return (
+    typeof i === 'number' &&
+    (i | 0) === i &&
+    i >= 0 &&
+    per * i + per <= length &&
+    (i !== 0 || 1 / i > 0)
+  );
+}
+
 // Writes box i of `boxes` at out[j..j+4), or returns false when i is not an index of a box or
 // the box is not 4 finite numbers with min <= max.
 function putBox(boxes: ArrayLike<number>, i: number, out: Float64Array, j: number): boolean {
+  if (!isIndex(i, 4, boxes.length)) return false;
   const at = 4 * i;
-  if (!(at >= 0 && at + 3 < boxes.length && (i | 0) === i)) return false;
   const a = boxes[at]!;
   const b = boxes[at + 1]!;
   const c = boxes[at + 2]!;
   const d = boxes[at + 3]!;
-  if (!(a <= c && b <= d && a - a === 0 && b - b === 0 && c - c === 0 && d - d === 0)) {
-    return false;
-  }
+  if (!isBox(a, b, c, d)) return false;
   if (typeof a !== 'number' || typeof b !== 'number') return false;
   if (typeof c !== 'number' || typeof d !== 'number') return false;
   out[j] = a;
@@ -110,45 +140,48 @@ function putBox(boxes: ArrayLike<number>, i: number, out: Float64Array, j: numbe
 
 // Writes point i of `points` as the box x, y, x, y at out[j..j+4), or returns false.
 function putPoint(points: ArrayLike<number>, i: number, out: Float64Array, j: number): boolean {
-  const at = 2 * i;
-  if (!(at >= 0 && at + 1 < points.length && (i | 0) === i)) return false;
-  return putXY(points[at], points[at + 1], out, j);
+  return isIndex(i, 2, points.length) && putXY(points[2 * i], points[2 * i + 1], out, j);
 }
 
 // Throws the error for item i of `boxes`, which putBox refused.
 function explainBox(boxes: ArrayLike<number>, i: number): never {
-  const n = Math.floor(boxes.length / 4);
-  checkIndex(i, n, 'boxes', '4 numbers minX, minY, maxX, maxY');
+  checkIndex(i, 4, boxes.length, 'boxes');
   const box = [0, 1, 2, 3].map((k) => boxes[4 * i + k]);
   box.forEach((v, k) => {
     if (typeof v !== 'number') wrongType(`boxes[${4 * i + k}] (item ${i})`, v, 'a number');
   });
-  throw new InvalidValueError(
-    `quadkit: item ${i} (boxes[${4 * i}..${4 * i + 3}]) must be 4 finite numbers minX <= maxX, minY <= maxY, got [${box.join(', ')}]`,
-  );
+  return badBox(`item ${i} (boxes[${4 * i}..${4 * i + 3}])`, box);
 }
 
 // Throws the error for item i of `points`, which putPoint refused.
 function explainPoint(points: ArrayLike<number>, i: number): never {
-  const n = Math.floor(points.length / 2);
-  checkIndex(i, n, 'points', '2 numbers x, y');
+  checkIndex(i, 2, points.length, 'points');
   for (let k = 0; k < 2; k++) {
     const v = points[2 * i + k];
     const field = `points[${2 * i + k}] (item ${i})`;
     if (typeof v !== 'number') wrongType(field, v, 'a number');
     if (v - v !== 0) badField(field, v, 'a finite number');
   }
-  throw new Error(`quadkit: item ${i} changed while it was read`);
+  throw new InvalidValueError(
+    `quadkit: item ${i} (points[${2 * i}..${2 * i + 1}]) changed while read`,
+  );
 }
 
-// Throws unless the item is an index of one of the n entries of the array.
-function checkIndex(i: number, n: number, array: string, entry: string): void {
-  if (typeof i === 'number' && Number.isInteger(i) && i >= 0 && i < n) return;
-  badField(
-    'item',
-    i,
-    n === 0
-      ? `an index of ${array}, which holds no item (${entry} per item)`
-      : `an index of ${array}: an integer from 0 to ${n - 1} (${entry} per item)`,
+// Throws unless the item is an index of the array (`per` numbers per item), saying how to fix it.
+function checkIndex(i: number, per: number, length: number, array: string): void {
+  if (isIndex(i, per, length)) return;
+  const n = Math.floor(length / per);
+  const layout = per === 4 ? BOX_LAYOUT : POINT_LAYOUT;
+  if (typeof i !== 'number') {
+    wrongType('item', i, `an item number: an index of ${array} (${layout})`);
+  }
+  if (!Number.isInteger(i) || i < 0 || (i === 0 && 1 / i < 0)) {
+    throw new InvalidValueError(
+      `quadkit: item must be an index of ${array}, an integer from 0 (${layout}), got ${Object.is(i, -0) ? '-0' : i}`,
+    );
+  }
+  throw new InvalidValueError(
+    `quadkit: item ${i} is past the end of ${array}, which holds ${n} item${n === 1 ? '' : 's'} ` +
+      `(${layout}); grow the array first, or remove(${i}) before shrinking it`,
   );
 }

@@ -229,13 +229,18 @@ function copyPoints(
   return -1;
 }
 
+/** What the numbers of a box are, in the arrays of the typed-array doors. */
+export const BOX_LAYOUT = 'minX, minY, maxX, maxY per box';
+/** What the numbers of a point are, in the arrays of the typed-array doors. */
+export const POINT_LAYOUT = 'x, y per point';
+
 /**
  * Checks the array of a typed-array door (an array-like of numbers whose length is a multiple
  * of `per`) and returns how many items it holds.
  * @param values - the caller's array.
  * @param name - the door and argument, as messages name them.
  * @param per - numbers per item.
- * @param layout - what the numbers of one item are.
+ * @param layout - what the numbers of one item are (BOX_LAYOUT or POINT_LAYOUT).
  */
 export function itemCount(
   values: ArrayLike<number>,
@@ -246,12 +251,37 @@ export function itemCount(
   if (values === null || typeof values !== 'object' || typeof values.length !== 'number') {
     wrongType(name, values, `an array of numbers, ${layout}`);
   }
+  if (!Number.isInteger(values.length) || values.length < 0) {
+    bad(`${name}.length`, values.length, 'an integer >= 0');
+  }
   if (values.length % per !== 0) {
     throw new InvalidValueError(
       `quadkit: ${name} has length ${values.length}, not a multiple of ${per} (${layout})`,
     );
   }
   return values.length / per;
+}
+
+/**
+ * Whether minX, minY, maxX, maxY are a box: finite numbers with min <= max.
+ * @param a - minX.
+ * @param b - minY.
+ * @param c - maxX.
+ * @param d - maxY.
+ */
+export function isBox(a: number, b: number, c: number, d: number): boolean {
+  return a <= c && b <= d && a - a === 0 && b - b === 0 && c - c === 0 && d - d === 0;
+}
+
+/**
+ * Throws the InvalidValueError for numbers that are not a box (see isBox).
+ * @param name - the box, as the message names it.
+ * @param box - its 4 numbers.
+ */
+export function badBox(name: string, box: readonly unknown[]): never {
+  throw new InvalidValueError(
+    `quadkit: ${name} must be 4 finite numbers minX <= maxX, minY <= maxY, got [${box.join(', ')}]`,
+  );
 }
 
 /** Reads a query rectangle into `BOUNDS`; throws when it is not a finite rectangle. */
@@ -382,6 +412,10 @@ function putPoint(p: PointLike | null | undefined, out: Float64Array, j: number)
 /**
  * Writes the point (x, y) as the box x, y, x, y at out[j..j+4), or returns false when x or y is
  * not a finite number.
+ * @param x - the x read from the caller's data.
+ * @param y - the y read from the caller's data.
+ * @param out - where the box goes.
+ * @param j - the box's first index in `out`.
  */
 export function putXY(x: unknown, y: unknown, out: Float64Array, j: number): boolean {
   if (typeof x !== 'number' || typeof y !== 'number' || x - x !== 0 || y - y !== 0) return false;

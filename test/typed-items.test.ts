@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ContactTracker,
   DuplicateItemError,
   GridLooseQuadtree,
   InvalidTypeError,
@@ -202,6 +203,20 @@ describe.each(doors)('%s', (_name, make) => {
       /item 1 \(boxes\[4\.\.7\]\) must be 4 finite numbers.*got \[2, 2, NaN, 3\]; nothing was loaded/,
     );
     expect(() => make([0, 0, 1, 1, 5, 5, 4, 6])).toThrow(InvalidValueError);
+    // Each number of a box is checked: infinite, or not a number, anywhere in it.
+    for (let k = 0; k < 4; k++) {
+      const inf = [0, 0, 1, 1];
+      inf[k] = k < 2 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+      expect(() => make(inf), `box number ${k} infinite`).toThrow(/item 0 \(boxes\[0\.\.3\]\)/);
+      const text: unknown[] = [0, 0, 1, 1];
+      text[k] = String(text[k]);
+      expect(() => make(text as number[]), `box number ${k} a string`).toThrow(
+        new RegExp(`boxes\\[${k}\\] \\(item 0\\) must be a number`),
+      );
+    }
+    expect(() => make({ length: -4 } as ArrayLike<number>)).toThrow(
+      /\.length must be an integer >= 0/,
+    );
     expect(() => make([0, 0, 1, 1, 2, '2', 3, 3] as unknown as number[])).toThrow(InvalidTypeError);
     expect(() => make([0, 0, 1, 1, 2, '2', 3, 3] as unknown as number[])).toThrow(
       /boxes\[5\] \(item 1\) must be a number, got "2"/,
@@ -223,13 +238,67 @@ describe.each(doors)('%s', (_name, make) => {
   });
 
   it('insert and update refuse a number that is not an item of the array', () => {
-    const tree = make([0, 0, 1, 1, 2, 2, 3, 3]);
-    expect(() => tree.insert(2)).toThrow(/item must be an index of boxes: an integer from 0 to 1/);
+    const raw = [0, 0, 1, 1, 2, 2, 3, 3];
+    const tree = make(raw);
+    expect(() => tree.insert(2)).toThrow(
+      /item 2 is past the end of boxes, which holds 2 items .*grow the array first, or remove\(2\) before shrinking it/,
+    );
     expect(() => tree.insert(-1)).toThrow(InvalidValueError);
-    expect(() => tree.insert(0.5)).toThrow(InvalidValueError);
+    expect(() => tree.insert(0.5)).toThrow(/an integer from 0 .*got 0\.5/);
     expect(() => tree.insert('1' as unknown as number)).toThrow(InvalidTypeError);
+    expect(() => tree.insert(1n as unknown as number)).toThrow(InvalidTypeError);
+    expect(tree.remove(0)).toBe(true);
+    expect(() => tree.insert(-0)).toThrow(/got -0/);
+    expect(tree.insert(0).all().sort()).toEqual([0, 1]);
     expect(tree.size).toBe(2);
     expect(tree.update(7)).toBe(false);
+    // The caller shrank the array without removing item 1: updateAll says so and moves nothing.
+    raw.length = 4;
+    raw[0] = 5;
+    raw[2] = 6;
+    expect(() => tree.updateAll()).toThrow(/item 1 is past the end of boxes, which holds 1 item /);
+    expect(tree.searchPoint(0.5, 0.5)).toEqual([0]);
+    tree.remove(1);
+    tree.updateAll();
+    expect(tree.searchPoint(5.5, 0.5)).toEqual([0]);
+  });
+
+  it('load(numbers) adds more items of the array, clear() empties it, toJSON() summarises it', () => {
+    const raw = [0, 0, 1, 1, 5, 5, 6, 6];
+    const tree = make(raw.slice(0, 4));
+    expect(tree.toJSON().size).toBe(1);
+    const grown = make(raw);
+    grown.remove(1);
+    expect(grown.load([1]).search(bounds).sort()).toEqual([0, 1]);
+    expect(() => grown.load([1])).toThrow(DuplicateItemError);
+    expect(() => grown.load([2])).toThrow(/item 2 is past the end of boxes.*; nothing was loaded/);
+    expect(grown.size).toBe(2);
+    grown.clear();
+    expect(grown.size).toBe(0);
+    expect(grown.search(bounds)).toEqual([]);
+    expect(grown.insert(1).search(bounds)).toEqual([1]);
+  });
+
+  it('ContactTracker reports contacts between item numbers as the boxes move', () => {
+    const raw = new Float64Array([0, 0, 2, 2, 1, 1, 3, 3, 10, 10, 11, 11]);
+    const tree = make(raw);
+    const contacts = new ContactTracker(tree);
+    const begun: string[] = [];
+    const ended: string[] = [];
+    const key = (a: number, b: number) => (a < b ? `${a}-${b}` : `${b}-${a}`);
+    contacts.update((a, b) => begun.push(key(a, b)));
+    expect(begun).toEqual(['0-1']);
+    // Item 2 moves onto item 1; item 0 moves away.
+    raw.set([2.5, 2.5, 3.5, 3.5], 8);
+    raw.set([50, 50, 52, 52], 0);
+    tree.updateAll();
+    contacts.update(
+      (a, b) => begun.push(key(a, b)),
+      (a, b) => ended.push(key(a, b)),
+    );
+    expect(begun).toEqual(['0-1', '1-2']);
+    expect(ended).toEqual(['0-1']);
+    expect(contacts.has(2, 1)).toBe(true);
   });
 
   it('takes no toRect: the door reads the bounds from its array', () => {
@@ -295,7 +364,12 @@ describe('PointQuadtree.fromPoints', () => {
     raw[2] = Number.NaN;
     expect(() => tree.updateAll()).toThrow(/points\[2\] \(item 1\)/);
     expect(tree.searchPoint(1, 2)).toEqual([0]);
-    expect(() => tree.insert(2)).toThrow(/an integer from 0 to 1/);
+    expect(() => tree.insert(2)).toThrow(/item 2 is past the end of points, which holds 2 items/);
+    expect(() => tree.insert(0.5)).toThrow(InvalidValueError);
+    raw.push(7, 8);
+    expect(tree.insert(2).searchPoint(7, 8)).toEqual([2]);
+    expect(tree.remove(2)).toBe(true);
+    expect(tree.searchPoint(7, 8)).toEqual([]);
     expect(() =>
       PointQuadtree.fromPoints([], { bounds, toPoint: () => ({ x: 0, y: 0 }) } as unknown as {
         bounds: Rect;

@@ -114,6 +114,30 @@ StaticQuadtree.from(sprites, { nodeSize: 8 });
 // @ts-expect-error raw boxes have no toRect
 StaticQuadtree.fromBoxes([0, 0, 1, 1], { toRect: (b: number) => ({ x: b, y: b }) });
 
+// The dynamic indexes' typed-array doors index item numbers, and take no reader.
+const area = { x: 0, y: 0, width: 10, height: 10 };
+expectTypeOf(Quadtree.fromBoxes(new Float64Array(4), { bounds: area })).toEqualTypeOf<
+  Quadtree<number>
+>();
+expectTypeOf(GridLooseQuadtree.fromBoxes([0, 0, 1, 1], { bounds: area })).toEqualTypeOf<
+  GridLooseQuadtree<number>
+>();
+expectTypeOf(PointQuadtree.fromPoints([0, 0], { bounds: area })).toEqualTypeOf<
+  PointQuadtree<number>
+>();
+expectTypeOf(GridLooseQuadtree.fromBoxes([], { bounds: area }).search(area)).toEqualTypeOf<
+  number[]
+>();
+expectTypeOf(new ContactTracker(Quadtree.fromBoxes([], { bounds: area }))).toEqualTypeOf<
+  ContactTracker<number>
+>();
+// @ts-expect-error the typed-array door reads the boxes itself: no toRect
+Quadtree.fromBoxes([0, 0, 1, 1], { bounds: area, toRect: (i: number) => ({ x: i, y: i }) });
+// @ts-expect-error the typed-array door reads the points itself: no toPoint
+PointQuadtree.fromPoints([0, 0], { bounds: area, toPoint: (i: number) => ({ x: i, y: i }) });
+// @ts-expect-error bounds are required, as for the constructor
+GridLooseQuadtree.fromBoxes([0, 0, 1, 1], {});
+
 // Queries give the item type back, with distances where asked.
 expectTypeOf(bySprite.nearestWithDistances(0, 0, Number.POSITIVE_INFINITY, 5)).toEqualTypeOf<
   Neighbour<Sprite>[]
