@@ -116,7 +116,7 @@ export class GridLooseQuadtree<T = RectLike> extends DynamicIndex<T> {
     boxes: ArrayLike<number>,
     options: Omit<GridLooseQuadtreeOptions<number>, 'toRect'>,
   ): GridLooseQuadtree<number> {
-    const n = openDoor(boxes, 'GridLooseQuadtree.fromBoxes', options, false);
+    const n = openDoor(boxes, 'GridLooseQuadtree.fromBoxes', options, OPTIONS, false);
     const grid = new GridLooseQuadtree<number>(
       options as GridLooseQuadtreeOptions<number> & RequireToRect<number>,
     );

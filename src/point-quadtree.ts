@@ -120,7 +120,7 @@ export class PointQuadtree<T = PointLike> extends DynamicIndex<T> {
     points: ArrayLike<number>,
     options: Omit<PointQuadtreeOptions<number>, 'toPoint'>,
   ): PointQuadtree<number> {
-    const n = openDoor(points, 'PointQuadtree.fromPoints', options, true);
+    const n = openDoor(points, 'PointQuadtree.fromPoints', options, OPTIONS, true);
     const tree = new PointQuadtree<number>(
       options as PointQuadtreeOptions<number> & RequireToPoint<number>,
     );

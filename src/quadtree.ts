@@ -128,7 +128,7 @@ export class Quadtree<T = RectLike> extends DynamicIndex<T> {
     boxes: ArrayLike<number>,
     options: Omit<QuadtreeOptions<number>, 'toRect'>,
   ): Quadtree<number> {
-    const n = openDoor(boxes, 'Quadtree.fromBoxes', options, false);
+    const n = openDoor(boxes, 'Quadtree.fromBoxes', options, OPTIONS, false);
     const tree = new Quadtree<number>(options as QuadtreeOptions<number> & RequireToRect<number>);
     return tree.loadNumbered(boxesReader(boxes), n);
   }

@@ -10,6 +10,7 @@ import {
   BOUNDS,
   BOX_LAYOUT,
   badBox,
+  checkOptions,
   type ItemReader,
   isBox,
   itemCount,
@@ -34,12 +35,14 @@ export interface NumberedReader extends ItemReader<number> {
  * @param values - the caller's array.
  * @param door - the door, as messages name it (`Quadtree.fromBoxes`).
  * @param options - the options given, which must not name a reader of the caller's items.
+ * @param known - the index's option names (its reader's among them).
  * @param points - whether the array holds points (x, y) rather than boxes.
  */
 export function openDoor(
   values: ArrayLike<number>,
   door: string,
   options: object,
+  known: readonly string[],
   points: boolean,
 ): number {
   const n = points
@@ -52,6 +55,12 @@ export function openDoor(
         `index items of your own with from(items, { ${key} })`,
     );
   }
+  checkOptions(
+    options,
+    door,
+    known.filter((k) => k !== key),
+    false,
+  );
   return n;
 }
 

@@ -305,6 +305,13 @@ describe.each(doors)('%s', (_name, make) => {
     const options = { bounds, toRect: () => ({ x: 0, y: 0 }) } as unknown as { bounds: Rect };
     expect(() => Quadtree.fromBoxes([0, 0, 1, 1], options)).toThrow(/takes no options\.toRect/);
     expect(() => GridLooseQuadtree.fromBoxes([0, 0, 1, 1], options)).toThrow(InvalidTypeError);
+    const typo = { bounds, maxObject: 4 } as unknown as { bounds: Rect };
+    expect(() => Quadtree.fromBoxes([0, 0, 1, 1], typo)).toThrow(
+      /unknown option "maxObject" for Quadtree\.fromBoxes; known options: bounds, maxObjects, maxLevels, looseness$/,
+    );
+    expect(() =>
+      GridLooseQuadtree.fromBoxes([0, 0, 1, 1], undefined as unknown as { bounds: Rect }),
+    ).toThrow(/options of GridLooseQuadtree\.fromBoxes must be an object/);
   });
 });
 
