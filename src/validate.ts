@@ -251,9 +251,7 @@ export function itemCount(
   if (values === null || typeof values !== 'object' || typeof values.length !== 'number') {
     wrongType(name, values, `an array of numbers, ${layout}`);
   }
-  if (!Number.isInteger(values.length) || values.length < 0) {
-    bad(`${name}.length`, values.length, 'an integer >= 0');
-  }
+  checkInteger(`${name}.length`, values.length, 0, Number.MAX_SAFE_INTEGER);
   if (values.length % per !== 0) {
     throw new InvalidValueError(
       `quadkit: ${name} has length ${values.length}, not a multiple of ${per} (${layout})`,

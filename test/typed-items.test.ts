@@ -215,7 +215,7 @@ describe.each(doors)('%s', (_name, make) => {
       );
     }
     expect(() => make({ length: -4 } as ArrayLike<number>)).toThrow(
-      /\.length must be an integer >= 0/,
+      /\.length must be an integer from 0 to/,
     );
     expect(() => make([0, 0, 1, 1, 2, '2', 3, 3] as unknown as number[])).toThrow(InvalidTypeError);
     expect(() => make([0, 0, 1, 1, 2, '2', 3, 3] as unknown as number[])).toThrow(
