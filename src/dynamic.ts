@@ -100,6 +100,11 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
   private place(items: readonly T[] | null, n: number, boxes: Float64Array): this {
     const { engine } = this;
     engine.prepare?.(boxes, n);
+    if (engine.loadAll !== undefined && engine.store.used === 0) {
+      const twice = engine.loadAll(items, n, boxes);
+      if (twice >= 0) throw duplicate(twice);
+      return this;
+    }
     let i = 0;
     if (items === null) while (i < n && engine.insert(i as T, boxes, 4 * i) >= 0) i++;
     else while (i < n && engine.insert(items[i] as T, boxes, 4 * i) >= 0) i++;
@@ -108,9 +113,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
       for (let j = i - 1; j >= 0; j--) {
         engine.remove(slots.get(items === null ? (j as T) : (items[j] as T))!);
       }
-      throw new DuplicateItemError(
-        `quadkit: load(items): items[${i}] is already in the index or listed twice${NOTHING_LOADED}`,
-      );
+      throw duplicate(i);
     }
     return this;
   }
@@ -241,6 +244,13 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
       );
     }
   }
+}
+
+// The error of a load whose items[i] is already in the index or listed twice.
+function duplicate(i: number): DuplicateItemError {
+  return new DuplicateItemError(
+    `quadkit: load(items): items[${i}] is already in the index or listed twice${NOTHING_LOADED}`,
+  );
 }
 
 // Reads the bounds of items[0..used) into scratch (4 numbers per slot). A function of its own,

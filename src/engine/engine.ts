@@ -65,6 +65,12 @@ export interface Engine<T> extends QueryEngine {
   move(slot: number, src: Float64Array, i: number): void;
   /** Before `count` items with the boxes src[0..4 * count) are inserted (a bulk load). */
   prepare?(src: Float64Array, count: number): void;
+  /**
+   * Adds n items (the numbers 0..n-1 when `items` is null) with the boxes src[4i..4i+3] at once,
+   * item i in slot i, to an index whose store has handed out no slot yet (when it is faster than
+   * inserting them one by one). Returns -1, or the first item listed twice (nothing added).
+   */
+  loadAll?(items: readonly T[] | null, n: number, src: Float64Array): number;
   /** Gives every item the new box src[4 * slot..+3], as `move` would (when it is faster). */
   moveAll?(src: Float64Array): void;
   clear(): void;

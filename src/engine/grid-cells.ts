@@ -1,11 +1,12 @@
 // The cells of the grid-loose quadtree (see grid.ts): the layout of one dense grid per level,
-// the O(1) placement of an item by its size and centre, the mutations (insert, remove, move,
-// moveAll) with the subtree counts, and the depth chosen from the items (grid-depth.ts) with the
-// re-placement it needs. LooseGrid adds the walks (queries, pairs, visit).
+// the O(1) placement of an item by its size and centre, and the mutations (insert, remove, move,
+// moveAll) with the subtree counts. GridLayout (grid-layout.ts) adds the operations on the whole
+// grid (the bulk load, the depth chosen from the items and the re-placement it needs), LooseGrid
+// (grid.ts) the walks (queries, pairs, visit).
 
 import { Buckets } from './buckets.js';
 import type { NodeView } from './engine.js';
-import { DepthChooser, nextDepth, SAMPLE, samplePosition } from './grid-depth.js';
+import { DepthChooser } from './grid-depth.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
 import { Rows } from './rows.js';
@@ -44,9 +45,11 @@ export function levelOf(c: number): number {
   return (31 - Math.clz32(3 * c + 1)) >> 1;
 }
 
-/** A grid-loose quadtree over item slots. Front doors validate and map slots to items. */
-/** The cells and items of a grid-loose quadtree, and its mutations; LooseGrid adds the walks. */
-export class GridCells<T> {
+/**
+ * The cells and items of a grid-loose quadtree, and its mutations; GridLayout adds the whole-grid
+ * operations (bulk load, depth), LooseGrid the walks.
+ */
+export abstract class GridCells<T> {
   readonly store = new ItemStore<T>();
   readonly buckets = new Buckets();
   /** 4 ints per cell: START, COUNT, CLASS, SUB; the last record is the outside list. */
@@ -103,6 +106,12 @@ export class GridCells<T> {
     this.clear();
   }
 
+  /**
+   * Chooses the depth again from a sample of the items when the chooser says so (see
+   * grid-layout.ts); `force` after the item count doubled or fell to a quarter.
+   */
+  abstract adapt(force: boolean): void;
+
   // Sizes every array that depends on the depth, for `depth` levels below the root.
   protected layout(depth: number): void {
     this.depth = depth;
@@ -122,56 +131,6 @@ export class GridCells<T> {
     this.pairStack = new Int32Array(3 * (depth + 1) + 8);
     this.visitStack = new Int32Array(3 * (depth + 1) + 8);
     this.rows = new Rows(2 ** (depth + 1) - 1);
-  }
-
-  /**
-   * Places every item again in a grid of `depth` levels below the root (slots are kept): the
-   * boxes are gathered by slot from the buckets, the grid is laid out anew, and each is placed.
-   */
-  redepth(depth: number): void {
-    if (depth === this.depth) return;
-    const { store, buckets } = this;
-    const { items, used } = store;
-    const boxes = new Float64Array(4 * used);
-    for (let s = 0; s < used; s++) if (items[s] !== undefined) this.boxOf(s, boxes, 4 * s);
-    buckets.clear();
-    this.layout(depth);
-    this.resetCells();
-    for (let s = 0; s < used; s++) {
-      if (items[s] === undefined) continue;
-      const c = this.place(boxes, 4 * s);
-      this.put(s, c, boxes, 4 * s);
-      this.count(c, 1);
-    }
-  }
-
-  /**
-   * Chooses the depth again from a sample of the items when the chooser says so (see
-   * grid-depth.ts): when the item count doubled or fell to a quarter since the last choice
-   * (`force`), or, after moves, when the ideal depth left the current one by a level or more.
-   */
-  adapt(force: boolean): void {
-    const chooser = this.chooser;
-    if (chooser === null) return;
-    const { items, used } = this.store;
-    const n = this.size;
-    let m = 0;
-    for (let k = 0; k < Math.min(used, SAMPLE); k++) {
-      const s = samplePosition(k, used);
-      if (items[s] !== undefined) this.boxOf(s, chooser.boxes, 4 * m++);
-    }
-    const ideal = chooser.ideal(n, this.side, m);
-    this.redepth(force ? Math.round(ideal) : nextDepth(ideal, this.depth));
-    chooser.chosen(n);
-  }
-
-  /** Before `count` items with the boxes `src` are inserted: chooses the depth for them. */
-  prepare(src: Float64Array, count: number): void {
-    const chooser = this.chooser;
-    if (chooser === null || this.size !== 0 || count === 0) return;
-    const m = chooser.sampleArray(src, count);
-    this.redepth(Math.round(chooser.ideal(count, this.side, m)));
-    chooser.chosen(count);
   }
 
   /** The box of slot s, from its bucket, at index `at` of `out`. */

@@ -22,7 +22,8 @@
 //   objects", Millington, Game Physics Engine Development, 12.4).
 
 import type { Engine, NodeView } from './engine.js';
-import { COUNT, compact1by1, GridCells, INF, levelOf, START, SUB } from './grid-cells.js';
+import { COUNT, compact1by1, INF, levelOf, START, SUB } from './grid-cells.js';
+import { GridLayout } from './grid-layout.js';
 import type { Rows } from './rows.js';
 import {
   boxKey,
@@ -38,7 +39,7 @@ import { scanNearest } from './scan-nearest.js';
 import { sortByMinX } from './scan-pairs.js';
 
 /** A grid-loose quadtree over item slots. Front doors validate and map slots to items. */
-export class LooseGrid<T> extends GridCells<T> implements Engine<T> {
+export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
   queryRect(q: Float64Array, qi: number, all: number, limit: number): number {
     const { cells, stack, results, first, depth } = this;
     const minX = q[qi]!;
