@@ -1,11 +1,13 @@
-// Streaming readers: GeoJSON (a FeatureCollection, an array of features, or one feature or
-// geometry), newline-delimited GeoJSON and CSV, each turned into a stream of GeoJSON features with
-// the place each one came from, so that errors can name it.
+// Readers of GeoJSON (a FeatureCollection, an array of features, or one feature or geometry),
+// newline-delimited GeoJSON and CSV, each turned into a stream of GeoJSON features with the place
+// each one came from, so that errors can name it. Every format is streamed, except GeoJSON files
+// small enough to parse whole much faster (see wholeLimit).
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Duplex, Readable } from 'node:stream';
+import { getHeapStatistics } from 'node:v8';
 import { parse as parseCsv } from 'csv-parse';
 import parser from 'stream-json';
 import pick from 'stream-json/filters/pick.js';
@@ -40,6 +42,21 @@ export interface ReadOptions {
   lat?: string | undefined;
   /** Called with the number of bytes read so far, for a progress bar. */
   onBytes?: ((bytes: number) => void) | undefined;
+  /**
+   * GeoJSON files of at most this many bytes are parsed whole, larger ones streamed (default:
+   * 64 MiB, or less in a small heap; see `wholeLimit`).
+   */
+  wholeLimit?: number | undefined;
+}
+
+/**
+ * The largest GeoJSON file parsed whole: JSON.parse reads a FeatureCollection about 15x faster
+ * than the streaming parser (the 135k cities, 20 MB: 0.4 s against 5.7 s), but holds the text
+ * and every feature at once, several times the file's size. So: 64 MiB, and at most a
+ * sixteenth of the heap this process may use; larger files are streamed.
+ */
+export function wholeLimit(): number {
+  return Math.min(64 * 1024 * 1024, Math.floor(getHeapStatistics().heap_size_limit / 16));
 }
 
 const EXTENSIONS: Record<string, Format> = {
@@ -86,9 +103,10 @@ export async function detectFormat(file: string): Promise<Format> {
 }
 
 /**
- * Streams the features of a file, one at a time, never holding the file's text in memory.
+ * The features of a file, one at a time: streamed, never holding the file's text in memory,
+ * except a GeoJSON file of at most `wholeLimit` bytes, which is parsed whole.
  * @param file - the file's path.
- * @param options - `{ format, lon, lat, onBytes }`.
+ * @param options - `{ format, lon, lat, onBytes, wholeLimit }`.
  */
 export async function* readFeatures(
   file: string,
@@ -97,6 +115,14 @@ export async function* readFeatures(
   const format = options.format ?? (await detectFormat(file));
   // Read before the stream opens: once it flows, nothing may await before its consumer attaches.
   const first = format === 'geojson' ? await firstChar(file) : '';
+  if (format === 'geojson') {
+    checkGeojsonStart(file, first);
+    const { size } = await stat(file);
+    if (size <= (options.wholeLimit ?? wholeLimit())) {
+      yield* readWholeGeojson(file, size, options.onBytes);
+      return;
+    }
+  }
   const input = createReadStream(file, { encoding: 'utf8' });
   const opened = new Promise<void>((resolve, reject) => {
     input.once('open', () => resolve());
@@ -136,8 +162,7 @@ async function* readNdjson(file: string, input: Readable): AsyncGenerator<Source
 // GeoJSON: the elements of `features` (or of a top-level array) are parsed one by one; a
 // single feature or geometry is read whole.
 async function* readGeojson(file: string, input: Readable, first: string): AsyncGenerator<Sourced> {
-  if (first !== '{' && first !== '[')
-    throw new CliError(`${file}: not a GeoJSON file (it starts with ${JSON.stringify(first)})`);
+  checkGeojsonStart(file, first);
   // Each stage's error ends the last one, where the loop below reads it.
   // Values come packed, not piece by piece: a quarter faster, and no value is large.
   const stages: Duplex[] = [parser({ streamValues: false })];
@@ -164,20 +189,63 @@ async function* readGeojson(file: string, input: Readable, first: string): Async
 // A GeoJSON object without a `features` array: one feature or one geometry (or an empty
 // FeatureCollection). Such files are small, so they are read whole.
 async function* readWholeObject(file: string): AsyncGenerator<Sourced> {
-  const { readFile } = await import('node:fs/promises');
-  let value: unknown;
+  yield* elementsOf(file, parseJson(file, await readText(file)));
+}
+
+// A GeoJSON file parsed whole (see wholeLimit): the same features, named the same way, as the
+// streaming reader gives.
+async function* readWholeGeojson(
+  file: string,
+  size: number,
+  onBytes: ((bytes: number) => void) | undefined,
+): AsyncGenerator<Sourced> {
+  const text = await readText(file);
+  onBytes?.(size);
+  yield* elementsOf(file, parseJson(file, text));
+}
+
+// The features of a parsed GeoJSON document: the elements of a top-level array or of a
+// `features` array, else the document itself as one feature or geometry (an empty
+// FeatureCollection has none).
+function* elementsOf(file: string, value: unknown): Generator<Sourced> {
+  const features = Array.isArray(value)
+    ? value
+    : (value as { features?: unknown } | null)?.features;
+  const path = Array.isArray(value) ? '' : 'features';
+  if (Array.isArray(features)) {
+    for (let k = 0; k < features.length; k++) {
+      const where = `${file}: ${path}[${k}]`;
+      yield { feature: asFeature(features[k], where), where };
+    }
+    return;
+  }
+  const type = (value as { type?: unknown } | null)?.type;
+  if (type === 'FeatureCollection')
+    throw new CliError(`${file}: a FeatureCollection needs a "features" array`);
+  yield { feature: asFeature(value, file), where: file };
+}
+
+async function readText(file: string): Promise<string> {
   try {
-    value = JSON.parse(await readFile(file, 'utf8'));
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    throw new CliError(
+      `${file}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
+  }
+}
+
+function parseJson(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
   } catch (e) {
     throw new CliError(`${file}: not valid JSON (${(e as Error).message})`);
   }
-  const type = (value as { type?: unknown } | null)?.type;
-  if (type === 'FeatureCollection') {
-    if (!Array.isArray((value as { features?: unknown }).features))
-      throw new CliError(`${file}: a FeatureCollection needs a "features" array`);
-    return;
-  }
-  yield { feature: asFeature(value, file), where: file };
+}
+
+function checkGeojsonStart(file: string, first: string): void {
+  if (first !== '{' && first !== '[')
+    throw new CliError(`${file}: not a GeoJSON file (it starts with ${JSON.stringify(first)})`);
 }
 
 async function firstChar(file: string): Promise<string> {

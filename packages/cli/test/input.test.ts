@@ -1,0 +1,101 @@
+// The readers of the command's input files (src/input.ts): a GeoJSON file is parsed whole when it
+// is small and streamed when it is large (wholeLimit), and both ways must give the same features,
+// named by the same places, and fail with the same errors.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFeatures, type Sourced, wholeLimit } from '../src/input.js';
+import { cities, cityFeature, countries } from './data.js';
+
+let dir = '';
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'quadkit-input-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(name: string, value: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value, null, 1));
+  return path;
+}
+
+async function read(file: string, limit: number): Promise<Sourced[]> {
+  const out: Sourced[] = [];
+  for await (const s of readFeatures(file, { format: 'geojson', wholeLimit: limit })) out.push(s);
+  return out;
+}
+
+// Reads the file parsed whole and streamed; both must agree.
+async function both(file: string): Promise<Sourced[]> {
+  const whole = await read(file, Number.POSITIVE_INFINITY);
+  const streamed = await read(file, 0);
+  expect(whole).toEqual(streamed);
+  return whole;
+}
+
+// The error of each way of reading, which must be the same (but for the JSON parser's own words
+// after "not valid JSON", which differ between the two parsers).
+async function failure(file: string): Promise<string> {
+  const messages = await Promise.all(
+    [Number.POSITIVE_INFINITY, 0].map((limit) =>
+      read(file, limit).then(
+        () => 'no error',
+        (e: Error) => e.message.replace(/(not valid JSON) \(.*\)$/, '$1'),
+      ),
+    ),
+  );
+  expect(messages[0]).toBe(messages[1]);
+  return messages[0]!;
+}
+
+describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
+  it('gives the features of a FeatureCollection in file order, named features[k], either way', async () => {
+    const list = cities(50);
+    const features = [...list.map(cityFeature), ...countries().slice(0, 20)];
+    const got = await both(write('fc.geojson', { type: 'FeatureCollection', features }));
+    expect(got.map((s) => s.feature)).toEqual(features);
+    expect(got.map((s) => s.where)).toEqual(
+      features.map((_, k) => `${join(dir, 'fc.geojson')}: features[${k}]`),
+    );
+  });
+
+  it('gives the elements of a top-level array, one feature, one geometry, and nothing for an empty collection', async () => {
+    const features = cities(500).map(cityFeature);
+    const array = await both(write('array.geojson', features));
+    expect(array.map((s) => s.where)).toEqual(
+      features.map((_, k) => `${join(dir, 'array.geojson')}: [${k}]`),
+    );
+    const one = await both(write('one.geojson', features[3]));
+    expect(one.map((s) => s.feature)).toEqual([features[3]]);
+    const geometry = features[4]!.geometry;
+    const bare = await both(write('geometry.geojson', geometry));
+    expect(bare.map((s) => s.feature.geometry)).toEqual([geometry]);
+    expect(await both(write('empty.geojson', { type: 'FeatureCollection', features: [] }))).toEqual(
+      [],
+    );
+  });
+
+  it('fails the same way either way: a bad feature by its place, bad JSON, a collection without features, a file that is not JSON', async () => {
+    const good = cityFeature(cities(1000)[0]!);
+    const badFeature = write('bad.geojson', {
+      type: 'FeatureCollection',
+      features: [good, { type: 'Feature', properties: {} }, [1, 2]],
+    });
+    expect(await failure(badFeature)).toMatch(/bad\.geojson: features\[2\]: expected a GeoJSON/);
+    expect(
+      await failure(write('cut.geojson', '{"type":"FeatureCollection","features":[{"ty')),
+    ).toMatch(/cut\.geojson: not valid JSON/);
+    expect(await failure(write('nofeatures.geojson', { type: 'FeatureCollection' }))).toMatch(
+      /needs a "features" array/,
+    );
+    expect(await failure(write('text.geojson', 'name,lon,lat\n'))).toMatch(
+      /not a GeoJSON file \(it starts with "n"\)/,
+    );
+  });
+
+  it('parses whole at most 64 MiB, and at most a sixteenth of the heap this process may use', () => {
+    expect(wholeLimit()).toBeGreaterThan(0);
+    expect(wholeLimit()).toBeLessThanOrEqual(64 * 1024 * 1024);
+  });
+});
