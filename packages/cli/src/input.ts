@@ -222,6 +222,13 @@ function* elementsOf(file: string, value: unknown): Generator<Sourced> {
   const type = (value as { type?: unknown } | null)?.type;
   if (type === 'FeatureCollection')
     throw new CliError(`${file}: a FeatureCollection needs a "features" array`);
+  if (type === 'Topology') {
+    const names = Object.keys((value as { objects?: object }).objects ?? {});
+    throw new CliError(
+      `${file}: a TopoJSON topology (objects: ${names.join(', ') || 'none'}), not GeoJSON; ` +
+        `convert the object you want first, e.g. npx -p topojson-client topo2geo ${names[0] ?? 'NAME'}=out.geojson < ${basename(file)}`,
+    );
+  }
   yield { feature: asFeature(value, file), where: file };
 }
 

@@ -76,7 +76,7 @@ describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
     );
   });
 
-  it('fails the same way either way: a bad feature by its place, bad JSON, a collection without features, a file that is not JSON', async () => {
+  it('fails the same way either way: a bad feature by its place, bad JSON, a collection without features, a file that is not JSON, a TopoJSON topology', async () => {
     const good = cityFeature(cities(1000)[0]!);
     const badFeature = write('bad.geojson', {
       type: 'FeatureCollection',
@@ -91,6 +91,10 @@ describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
     );
     expect(await failure(write('text.geojson', 'name,lon,lat\n'))).toMatch(
       /not a GeoJSON file \(it starts with "n"\)/,
+    );
+    const topology = { type: 'Topology', objects: { countries: {}, land: {} }, arcs: [] };
+    expect(await failure(write('world.json', topology))).toMatch(
+      /world\.json: a TopoJSON topology \(objects: countries, land\), not GeoJSON; .*topo2geo countries=out\.geojson < world\.json/,
     );
   });
 
