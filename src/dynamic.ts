@@ -94,8 +94,10 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
     return this.place(null, n, boxes);
   }
 
-  // Adds the items (the numbers 0..n-1 when null) whose bounds are in `boxes`. The engine tells
-  // a duplicate (already present, or listed twice): then the items added so far are taken out
+  // Adds the items (the numbers 0..n-1 when null) whose bounds are in `boxes`. An engine with
+  // `loadAll` places them all at once into an index that has handed out no slot (an item listed
+  // twice: it adds none). Otherwise they are inserted one by one, and the engine tells a
+  // duplicate (already present, or listed twice): then the items added so far are taken out
   // again, last first, which hands their slots back in the same order.
   private place(items: readonly T[] | null, n: number, boxes: Float64Array): this {
     const { engine } = this;

@@ -198,7 +198,9 @@ export function run({ quick, quadkit, part }) {
       `${nQueries.toLocaleString('en-US')} query points uniform over the mesh's bounding box ` +
       `(fewer for the slow rows: linear scan ${linearM}, navmesh ${quick ? 500 : 2000}). ` +
       'Build: best of 3 (navmesh, linear scan: once). Lookup: mean per query, median of the passes. ' +
-      `Each cell the median of ${quick ? 1 : processes} Node processes.`,
+      (quick
+        ? 'Each cell from one Node process.'
+        : `Each cell the median of ${processes} Node processes.`),
     metrics: [
       { key: 'build', label: 'build', compare: true },
       { key: 'lookup', label: 'ns/lookup', unit: 'ns', compare: true },

@@ -362,7 +362,7 @@ export function run({ quick, quadkit, part, split }) {
   const common =
     `${nQueries} queries of each kind (total ms, median of ${runs} passes after warm-up passes: at least ` +
     `5 and ${warmMs} ms of them, at most ${MAX_WARMUP}; ` +
-    `each cell the median of ${quick ? 1 : processes} Node processes, the typed-array rows and ` +
+    `${quick ? 'each cell from one Node process' : `each cell the median of ${processes} Node processes`}, the typed-array rows and ` +
     'the "from(objects)" rows in processes of their own); ' +
     `radius queries cover 0.01% of the area; build: best of ${buildRuns}; bytes/item: heap plus ` +
     'array buffers kept by the index, per item. quadkit uses the allocation-free *Into forms; ' +

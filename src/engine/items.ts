@@ -43,8 +43,12 @@ export class ItemStore<T> {
     // One hash operation: set, and tell a duplicate by the size staying the same.
     slots.set(item, s);
     if (slots.size === before) {
-      // Already present: restore its slot (a linear search, on this error path only).
-      slots.set(item, this.items.indexOf(item));
+      // Already present: restore its slot (a linear search, on this error path only; the Map
+      // takes NaN for NaN, where indexOf would not find it).
+      slots.set(
+        item,
+        this.items.findIndex((x) => x === item || (Number.isNaN(x) && Number.isNaN(item))),
+      );
       return -1;
     }
     if (s === this.freeHead) {

@@ -25,6 +25,18 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 describe('ItemStore', () => {
+  it('add(item) of an item already present returns -1 and keeps its slot, NaN and -0 included', () => {
+    const store = new ItemStore<number>(2);
+    expect(store.add(7)).toBe(0);
+    expect(store.add(Number.NaN)).toBe(1);
+    expect(store.add(0)).toBe(2);
+    expect(store.add(Number.NaN)).toBe(-1);
+    expect(store.add(-0)).toBe(-1);
+    expect(store.add(7)).toBe(-1);
+    expect([store.find(7), store.find(Number.NaN), store.find(0)]).toEqual([0, 1, 2]);
+    expect(store.slots.size).toBe(3);
+  });
+
   it('find(item) returns the slot add(item) gave, or -1, under any mix of adds, releases and clears', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 80 }), (ops) => {

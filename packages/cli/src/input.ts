@@ -162,7 +162,7 @@ async function* readNdjson(file: string, input: Readable): AsyncGenerator<Source
 // GeoJSON: the elements of `features` (or of a top-level array) are parsed one by one; a
 // single feature or geometry is read whole.
 async function* readGeojson(file: string, input: Readable, first: string): AsyncGenerator<Sourced> {
-  checkGeojsonStart(file, first);
+  // (readFeatures checked that `first` opens a JSON document.)
   // Each stage's error ends the last one, where the loop below reads it.
   // Values come packed, not piece by piece: a quarter faster, and no value is large.
   const stages: Duplex[] = [parser({ streamValues: false })];
@@ -186,55 +186,71 @@ async function* readGeojson(file: string, input: Readable, first: string): Async
   if (count === 0 && first === '{') yield* readWholeObject(file);
 }
 
-// A GeoJSON object without a `features` array: one feature or one geometry (or an empty
-// FeatureCollection). Such files are small, so they are read whole.
+// A GeoJSON object without a `features` array, met by the streaming reader: one feature or one
+// geometry (or an empty FeatureCollection), read whole.
 async function* readWholeObject(file: string): AsyncGenerator<Sourced> {
-  yield* elementsOf(file, parseJson(file, await readText(file)));
+  yield* readWholeGeojson(file, 0, undefined);
 }
 
 // A GeoJSON file parsed whole (see wholeLimit): the same features, named the same way, as the
-// streaming reader gives.
+// streaming reader gives. The text is dropped once parsed; `onBytes` hears the share of the
+// file's `size` read so far, by features given out.
 async function* readWholeGeojson(
   file: string,
   size: number,
   onBytes: ((bytes: number) => void) | undefined,
 ): AsyncGenerator<Sourced> {
-  const text = await readText(file);
-  onBytes?.(size);
-  yield* elementsOf(file, parseJson(file, text));
+  yield* elementsOf(file, parseJson(file, await readText(file)), size, onBytes);
 }
 
 // The features of a parsed GeoJSON document: the elements of a top-level array or of a
 // `features` array, else the document itself as one feature or geometry (an empty
 // FeatureCollection has none).
-function* elementsOf(file: string, value: unknown): Generator<Sourced> {
+function* elementsOf(
+  file: string,
+  value: unknown,
+  size: number,
+  onBytes: ((bytes: number) => void) | undefined,
+): Generator<Sourced> {
+  const type = (value as { type?: unknown } | null)?.type;
+  // (A feature's foreign member named `features` is not a list of features.)
   const features = Array.isArray(value)
     ? value
-    : (value as { features?: unknown } | null)?.features;
+    : type === 'Feature'
+      ? undefined
+      : (value as { features?: unknown } | null)?.features;
   const path = Array.isArray(value) ? '' : 'features';
   if (Array.isArray(features)) {
-    for (let k = 0; k < features.length; k++) {
+    const n = features.length;
+    for (let k = 0; k < n; k++) {
       const where = `${file}: ${path}[${k}]`;
-      yield { feature: asFeature(features[k], where), where };
+      const feature = asFeature(features[k], where);
+      // Given out, the element is no longer held here.
+      features[k] = undefined;
+      if (onBytes !== undefined && (k % 4096 === 0 || k === n - 1))
+        onBytes(Math.round((size * (k + 1)) / n));
+      yield { feature, where };
     }
     return;
   }
-  const type = (value as { type?: unknown } | null)?.type;
+  onBytes?.(size);
   if (type === 'FeatureCollection')
     throw new CliError(`${file}: a FeatureCollection needs a "features" array`);
   if (type === 'Topology') {
     const names = Object.keys((value as { objects?: object }).objects ?? {});
     throw new CliError(
       `${file}: a TopoJSON topology (objects: ${names.join(', ') || 'none'}), not GeoJSON; ` +
-        `convert the object you want first, e.g. npx -p topojson-client topo2geo ${names[0] ?? 'NAME'}=out.geojson < ${basename(file)}`,
+        `convert the object you want first, e.g. npx -p topojson-client topo2geo ${names[0] ?? 'NAME'}=out.geojson < ${file}`,
     );
   }
   yield { feature: asFeature(value, file), where: file };
 }
 
+// The text of a file, without a byte order mark (which JSON.parse refuses).
 async function readText(file: string): Promise<string> {
   try {
-    return await readFile(file, 'utf8');
+    const text = await readFile(file, 'utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch (e) {
     throw new CliError(
       `${file}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,

@@ -1,7 +1,7 @@
 // The readers of the command's input files (src/input.ts): a GeoJSON file is parsed whole when it
 // is small and streamed when it is large (wholeLimit), and both ways must give the same features,
 // named by the same places, and fail with the same errors.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +74,12 @@ describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
     expect(await both(write('empty.geojson', { type: 'FeatureCollection', features: [] }))).toEqual(
       [],
     );
+    // A byte order mark first; a feature whose foreign member is named `features`.
+    const bom = await both(write('bom.geojson', `\uFEFF${JSON.stringify(features.slice(0, 3))}`));
+    expect(bom.map((s) => s.feature)).toEqual(features.slice(0, 3));
+    const foreign = { ...features[5]!, features: [] };
+    const member = await read(write('member.geojson', foreign), Number.POSITIVE_INFINITY);
+    expect(member.map((s) => s.feature)).toEqual([foreign]);
   });
 
   it('fails the same way either way: a bad feature by its place, bad JSON, a collection without features, a file that is not JSON, a TopoJSON topology', async () => {
@@ -94,8 +100,27 @@ describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
     );
     const topology = { type: 'Topology', objects: { countries: {}, land: {} }, arcs: [] };
     expect(await failure(write('world.json', topology))).toMatch(
-      /world\.json: a TopoJSON topology \(objects: countries, land\), not GeoJSON; .*topo2geo countries=out\.geojson < world\.json/,
+      /world\.json: a TopoJSON topology \(objects: countries, land\), not GeoJSON; .*topo2geo countries=out\.geojson < \S*world\.json$/,
     );
+  });
+
+  it('reports the bytes read as it gives out features, up to the file size, never going back', async () => {
+    const features = cities(20).map(cityFeature);
+    const file = write('progress.geojson', { type: 'FeatureCollection', features });
+    for (const limit of [Number.POSITIVE_INFINITY, 0]) {
+      const seen: number[] = [];
+      const options = {
+        format: 'geojson' as const,
+        wholeLimit: limit,
+        onBytes: (b: number) => seen.push(b),
+      };
+      for await (const _ of readFeatures(file, options)) {
+        // (read to the end)
+      }
+      expect(seen.length).toBeGreaterThan(1);
+      expect(seen.every((b, i) => i === 0 || b >= seen[i - 1]!)).toBe(true);
+      expect(seen.at(-1)).toBe(statSync(file).size);
+    }
   });
 
   it('parses whole at most 64 MiB, and at most a sixteenth of the heap this process may use', () => {
