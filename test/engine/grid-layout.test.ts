@@ -6,6 +6,9 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Buckets } from '../../src/engine/buckets.js';
+import type { LooseGrid } from '../../src/engine/grid.js';
+import { CLASS, COUNT, levelOf, START, SUB } from '../../src/engine/grid-cells.js';
 import { DuplicateItemError, GridLooseQuadtree, type Rect } from '../../src/index.js';
 import {
   boxesOf,
@@ -63,7 +66,100 @@ function expectExact(tree: GridLooseQuadtree<Item>, items: readonly Item[], rng:
   expect(samePairs(pairs, brutePairs(boxes))).toBeNull();
 }
 
+// The grid's records, recounted from its items: each cell's COUNT and SUB (items in its
+// subtree; none for the outside list), the items per level, each size class large enough (the
+// exact class for the count right after a load, `exact`), live buckets apart and below the
+// pool's top, each slot's cell, bucket entry, box and fit box. Returns the first mismatch.
+function gridError(tree: GridLooseQuadtree<Item>, exact: boolean): string | null {
+  const g = (tree as unknown as { engine: LooseGrid<Item> }).engine as unknown as {
+    cells: Int32Array;
+    outside: number;
+    depth: number;
+    first: Int32Array;
+    levelCount: Int32Array;
+    fit: Float64Array;
+    store: LooseGrid<Item>['store'];
+    buckets: { box: Float64Array; slot: Int32Array; top: number };
+    looseBox(c: number): Float64Array;
+  };
+  const { cells, outside, depth, first, levelCount, fit, store, buckets } = g;
+  const count = new Int32Array(outside + 1);
+  for (let s = 0; s < store.used; s++) {
+    const item = store.items[s];
+    if (item === undefined) continue;
+    const c = store.node[s]!;
+    count[c]!++;
+    const e = cells[4 * c + START]! + store.pos[s]!;
+    if (buckets.slot[e] !== s) return `slot ${s}: its entry holds slot ${buckets.slot[e]}`;
+    const box = [item.x, item.y, item.x + item.width, item.y + item.height];
+    if (box.some((v, k) => buckets.box[4 * e + k] !== v)) return `slot ${s}: wrong box`;
+    const lb = c === outside ? [Infinity, Infinity, -Infinity, -Infinity] : [...g.looseBox(c)];
+    if (lb.some((v, k) => fit[4 * s + k] !== v)) return `slot ${s}: wrong fit box`;
+  }
+  const sub = Int32Array.from(count);
+  for (let L = depth; L > 0; L--) {
+    for (let c = first[L]!; c < first[L + 1]!; c++)
+      sub[first[L - 1]! + ((c - first[L]!) >>> 2)]! += sub[c]!;
+  }
+  sub[outside] = 0;
+  const perLevel = new Int32Array(depth + 2);
+  const live: [number, number][] = [];
+  for (let c = 0; c <= outside; c++) {
+    const k = cells[4 * c + CLASS]!;
+    if (cells[4 * c + COUNT] !== count[c])
+      return `cell ${c}: COUNT ${cells[4 * c + COUNT]}, holds ${count[c]}`;
+    if (cells[4 * c + SUB] !== sub[c])
+      return `cell ${c}: SUB ${cells[4 * c + SUB]}, subtree ${sub[c]}`;
+    if (count[c]! > 0 && (k < 0 || 1 << k < count[c]!))
+      return `cell ${c}: class ${k} for ${count[c]}`;
+    if (exact && k !== (count[c] === 0 ? -1 : Buckets.classFor(count[c]!)))
+      return `cell ${c}: class ${k} not exact`;
+    if (k >= 0) live.push([cells[4 * c + START]!, cells[4 * c + START]! + (1 << k)]);
+    perLevel[c === outside ? depth + 1 : levelOf(c)]! += count[c]!;
+  }
+  if (perLevel.some((v, L) => levelCount[L] !== v)) return 'items per level differ';
+  live.sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < live.length; i++) if (live[i]![0] < live[i - 1]![1]) return 'buckets overlap';
+  if (live.length > 0 && live[live.length - 1]![1] > buckets.top) return 'a bucket past the top';
+  return null;
+}
+
 describe('GridLooseQuadtree load(items): every item placed at once', () => {
+  it("a loaded grid's records (counts, subtree counts, size classes, buckets, fit boxes) are those of its items, and stay so through moves, removes, inserts and a new depth", () => {
+    const rng = mulberry32(21);
+    for (const depth of [undefined, 0, 4]) {
+      const items = scene(rng, 2500);
+      const tree = new GridLooseQuadtree<Item>({
+        bounds: BOUNDS,
+        ...(depth === undefined ? {} : { depth }),
+      }).load(items);
+      expect(gridError(tree, true)).toBeNull();
+      for (const item of items) item.x += (rng() - 0.5) * 30;
+      tree.updateAll();
+      expect(gridError(tree, false)).toBeNull();
+      for (let i = 0; i < items.length; i += 3) tree.remove(items[i]!);
+      for (const item of scene(rng, 400)) tree.insert({ ...item, id: item.id + 5000 });
+      expect(gridError(tree, false)).toBeNull();
+    }
+    // A new depth: the sizes drift until the chooser places every item again.
+    const items = scene(rng, 3000).map((item) => ({
+      ...item,
+      width: item.width / 8,
+      height: item.height / 8,
+    }));
+    const tree = new GridLooseQuadtree<Item>({ bounds: BOUNDS }).load(items);
+    const before = tree.depth;
+    for (let step = 0; step < 6 && tree.depth === before; step++) {
+      for (const item of items) {
+        item.width *= 3;
+        item.height *= 3;
+      }
+      tree.updateAll();
+    }
+    expect(tree.depth).not.toBe(before);
+    expect(gridError(tree, true)).toBeNull();
+  });
+
   it('load(items) into an empty grid builds the cells and counts that inserting them one by one builds', () => {
     for (const depth of [0, 3, 6]) {
       const items = scene(mulberry32(depth + 1), 2000);
