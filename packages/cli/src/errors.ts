@@ -5,3 +5,13 @@
 export class CliError extends Error {
   override name = 'CliError';
 }
+
+/**
+ * The error for a file that cannot be opened or read.
+ * @param file - the file's path.
+ * @param e - the error of the file system call.
+ */
+export function unreadable(file: string, e: unknown): CliError {
+  const err = e as NodeJS.ErrnoException;
+  return new CliError(`${file}: cannot read the file (${err.code ?? err.message})`);
+}

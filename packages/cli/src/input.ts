@@ -12,7 +12,7 @@ import { parse as parseCsv } from 'csv-parse';
 import parser from 'stream-json';
 import pick from 'stream-json/filters/pick.js';
 import streamArray from 'stream-json/streamers/stream-array.js';
-import { CliError } from './errors.js';
+import { CliError, unreadable } from './errors.js';
 import { progress } from './progress.js';
 
 /** A GeoJSON feature as read from a file (validated later, by the index that takes it). */
@@ -83,7 +83,7 @@ export async function detectFormat(file: string): Promise<Format> {
   const byExtension = EXTENSIONS[extname(file).toLowerCase()];
   if (byExtension !== undefined) return byExtension;
   const handle = await open(file, 'r').catch((e: NodeJS.ErrnoException) => {
-    throw new CliError(`${file}: cannot read the file (${e.code ?? e.message})`);
+    throw unreadable(file, e);
   });
   try {
     const head = Buffer.alloc(64 * 1024);
@@ -126,9 +126,7 @@ export async function* readFeatures(
   const input = createReadStream(file, { encoding: 'utf8' });
   const opened = new Promise<void>((resolve, reject) => {
     input.once('open', () => resolve());
-    input.once('error', (e: NodeJS.ErrnoException) =>
-      reject(new CliError(`${file}: cannot read the file (${e.code ?? e.message})`)),
-    );
+    input.once('error', (e: NodeJS.ErrnoException) => reject(unreadable(file, e)));
   });
   await opened;
   const { onBytes } = options;
@@ -183,13 +181,9 @@ async function* readGeojson(file: string, input: Readable, first: string): Async
     if (e instanceof CliError) throw e;
     throw new CliError(`${file}: not valid JSON (${(e as Error).message})`);
   }
-  if (count === 0 && first === '{') yield* readWholeObject(file);
-}
-
-// A GeoJSON object without a `features` array, met by the streaming reader: one feature or one
-// geometry (or an empty FeatureCollection), read whole.
-async function* readWholeObject(file: string): AsyncGenerator<Sourced> {
-  yield* readWholeGeojson(file, 0, undefined);
+  // A GeoJSON object without a `features` array: one feature or one geometry (or an empty
+  // FeatureCollection), read whole.
+  if (count === 0 && first === '{') yield* readWholeGeojson(file, 0, undefined);
 }
 
 // A GeoJSON file parsed whole (see wholeLimit): the same features, named the same way, as the
@@ -252,9 +246,7 @@ async function readText(file: string): Promise<string> {
     const text = await readFile(file, 'utf8');
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch (e) {
-    throw new CliError(
-      `${file}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-    );
+    throw unreadable(file, e);
   }
 }
 

@@ -12,7 +12,7 @@
 //   the feature section: each feature's JSON followed by "\n"
 import { type FileHandle, open } from 'node:fs/promises';
 import { StaticQuadtree } from 'quadkit';
-import { CliError } from './errors.js';
+import { CliError, unreadable } from './errors.js';
 import type { Feature } from './input.js';
 
 const MAGIC = Buffer.from('QUADKIT\n', 'latin1');
@@ -103,7 +103,7 @@ export class QkFile {
    */
   static async open(path: string): Promise<QkFile> {
     const handle = await open(path, 'r').catch((e: NodeJS.ErrnoException) => {
-      throw new CliError(`${path}: cannot read the file (${e.code ?? e.message})`);
+      throw unreadable(path, e);
     });
     try {
       const { size } = await handle.stat();
