@@ -52,6 +52,9 @@ const MIN_WARM = 2;
 /** Warm-up frames run after a full collection, just before the measured ones (see measureRow). */
 const REWARM = 15;
 const MIN_MEASURED = 5;
+// Workers per row in a full run (a row is the median of them; one worker's frames moved by up to
+// a quarter from one run to the next).
+const WORKERS = 3;
 
 /** The N of each table: the runner calls `run` once per part. */
 export function parts({ quick }) {
@@ -503,6 +506,20 @@ if (!isMainThread && workerData?.dynamicRow) {
   parentPort.postMessage(measureRow({ ...job, quadkit }));
 }
 
+/**
+ * One row from the results of its workers: the worker whose mean frame is the median, with the
+ * most GC events and allocation any of them saw (a GC in one worker is a GC).
+ */
+function medianWorker(runs) {
+  const byFrame = [...runs].sort((a, b) => msOfValue(a.values.frame) - msOfValue(b.values.frame));
+  const row = byFrame[byFrame.length >> 1];
+  for (const r of runs) {
+    if (msOfValue(r.values.gc) > msOfValue(row.values.gc)) row.values.gc = r.values.gc;
+    if (r.values.alloc > row.values.alloc) row.values.alloc = r.values.alloc;
+  }
+  return row;
+}
+
 /** Runs `measureRow` in a fresh worker thread; resolves to its result. */
 function inWorker(job) {
   return new Promise((resolve, reject) => {
@@ -528,12 +545,17 @@ export async function run({ quick, quadkit, part }) {
     warnings.push('quadkit GridLooseQuadtree not measured: dist has no GridLooseQuadtree export');
   }
   const rows = [];
+  const workers = quick ? 1 : WORKERS;
   for (const { name } of rowDefs({ quadkit })) {
     try {
-      const r = await inWorker({ quick, n, name, withQuadkit: !!quadkit });
-      sink.value += r.sink;
-      delete r.sink;
-      rows.push(r);
+      const runs = [];
+      for (let k = 0; k < workers; k++) {
+        const r = await inWorker({ quick, n, name, withQuadkit: !!quadkit });
+        sink.value += r.sink;
+        delete r.sink;
+        runs.push(r);
+      }
+      rows.push(medianWorker(runs));
     } catch (e) {
       const msg = String(e?.message ?? e).split('\n')[0];
       warnings.push(`${name}: failed (${msg})`);
@@ -632,10 +654,15 @@ export async function run({ quick, quadkit, part }) {
         : '. No brute-force check at this N (too slow).') +
       ' pairs/frame is the mean over the frames the row measured (capped rows measured ' +
       'earlier frames, so their means may differ slightly).',
-    'Each row runs in a worker thread of its own (a fresh V8 isolate: no heap or JIT state ' +
-      'left by other rows). GC events: collections of any kind (v8.GCProfiler) during the ' +
-      'measured frames, which start after a full gc(); allocated KB/frame: heap growth over ' +
-      'the measured frames plus what each collection freed, per frame. GC counts also depend ' +
+    (workers === 1
+      ? 'Each row runs in a worker thread of its own'
+      : `Each row is the median of ${workers} runs by mean frame, each in a worker thread of its own`) +
+      ' (a fresh V8 isolate: no heap or JIT state left by other rows). GC events: collections ' +
+      'of any kind (v8.GCProfiler) during the measured frames, which start after a full gc(); ' +
+      'allocated KB/frame: heap growth over the measured frames plus what each collection ' +
+      'freed, per frame' +
+      (workers === 1 ? '' : `; both the most any of the ${workers} runs saw`) +
+      '. GC counts also depend ' +
       "on V8's young-generation sizing, so compare them by order of magnitude; zero means " +
       'zero. The harness alone (stepBouncing, timers, no ' +
       `index) allocates ${calibration.values.alloc} KB/frame with ` +

@@ -116,6 +116,11 @@ function suite({ quadkit, boxes, points, nQueries, runs, warmMs, buildRuns, worl
     if (note) values.build = { ms: values.build, tag: note };
     for (const [key, fn] of Object.entries(queries)) {
       if (fn === null) continue;
+      // A full collection first: the garbage of the timed builds otherwise leaves V8 marking
+      // the heap during some rows' queries (an object door's stores of item references then
+      // take the marking barrier: 1M boxes, 0.01% windows, 4.3-7.6 ms per 1,000 queries from
+      // one process to the next, 3.1-3.3 after a collection).
+      gc();
       // At least five warm-up passes and WARM_MS of them: a pass of 1,000 small queries lasts
       // about a millisecond, and a large query kernel can take tens of passes to reach its
       // optimized code (the cities' radius queries: 10 ms, then 0.8, then 0.45 ms after ~30).
@@ -360,7 +365,7 @@ export function run({ quick, quadkit, part, split }) {
     { key: 'knn10', label: 'kNN k=10', ops: nQueries, compare: true },
   ];
   const common =
-    `${nQueries} queries of each kind (total ms, median of ${runs} passes after warm-up passes: at least ` +
+    `${nQueries} queries of each kind (total ms, median of ${runs} passes after a full collection and warm-up passes: at least ` +
     `5 and ${warmMs} ms of them, at most ${MAX_WARMUP}; ` +
     `${quick ? 'each cell from one Node process' : `each cell the median of ${processes} Node processes`}, the typed-array rows and ` +
     'the "from(objects)" rows in processes of their own); ' +
