@@ -64,28 +64,11 @@ export abstract class QueryIndex<T> {
   }
 
   /**
-   * The items by the slots that nearest-first queries answer (through `slotRank()` when it is
-   * not null), or null when the slots are the answers (item indices).
+   * The items by the numbers the engine answers (slots, or the static tree's leaf positions), or
+   * null when those numbers are the answers (item indices).
    * @internal
    */
   protected abstract slotItems(): readonly T[] | null;
-
-  /**
-   * Where slot s's item is in `slotItems()`: `slotRank()[s]`, or s itself when null.
-   * @internal
-   */
-  protected slotRank(): Uint32Array | null {
-    return null;
-  }
-
-  /**
-   * The items by the answers of window, shape and pair queries: `slotItems()`, unless the engine
-   * answers those by another numbering (the static tree's curve order).
-   * @internal
-   */
-  protected hitItems(): readonly T[] | null {
-    return this.slotItems();
-  }
 
   /** Every item, in no particular order. */
   abstract all(): T[];
@@ -163,7 +146,7 @@ export abstract class QueryIndex<T> {
    * @param maxDistance - farthest distance included (default Infinity).
    */
   nearest(x: number, y: number, k = 1, maxDistance = Number.POSITIVE_INFINITY): T[] {
-    return this.list(this.nearestQuery(x, y, k, maxDistance), this.slotItems(), this.slotRank());
+    return this.list(this.nearestQuery(x, y, k, maxDistance), this.slotItems());
   }
 
   /**
@@ -205,12 +188,7 @@ export abstract class QueryIndex<T> {
     out: T[],
     distances?: Float64Array | number[],
   ): number {
-    const n = this.into(
-      this.nearestQuery(x, y, k, maxDistance),
-      out,
-      this.slotItems(),
-      this.slotRank(),
-    );
+    const n = this.into(this.nearestQuery(x, y, k, maxDistance), out, this.slotItems());
     if (distances !== undefined) {
       const keys = this.engine.best.keys;
       for (let i = 0; i < n; i++) distances[i] = keys[i]!;
@@ -288,7 +266,7 @@ export abstract class QueryIndex<T> {
     const n = this.engine.nearest(metric, q, 0, Math.min(k, this.size));
     const found = this.engine.best.keys;
     for (let i = 0; i < n; i++) keys[i] = found[i]!;
-    return this.into(n, out, this.slotItems(), this.slotRank());
+    return this.into(n, out, this.slotItems());
   }
 
   /**
@@ -299,7 +277,7 @@ export abstract class QueryIndex<T> {
     checkFunction('callback', callback);
     this.notWalking('pairs');
     this.pairCallback = callback;
-    this.pairItems = this.hitItems();
+    this.pairItems = this.slotItems();
     try {
       this.pairSlots(this.emitPair);
     } finally {
@@ -354,7 +332,7 @@ export abstract class QueryIndex<T> {
 
   /**
    * Calls `callback(slotA, slotB)` for every overlapping pair, by item slot (for trackers
-   * built on a dynamic index; see `ContactTracker`), or by the numbers of `hitItems()` on a
+   * built on a dynamic index; see `ContactTracker`), or by the numbers of `slotItems()` on a
    * static tree over objects. Same rules as `pairs`.
    * @internal
    */
@@ -431,9 +409,7 @@ export abstract class QueryIndex<T> {
   private itemAt(i: number): T {
     const slot = this.engine.results[i]!;
     const items = this.slotItems();
-    if (items === null) return slot as T;
-    const rank = this.slotRank();
-    return items[rank === null ? slot : rank[slot]!]!;
+    return items === null ? (slot as T) : items[slot]!;
   }
 
   /**
@@ -441,7 +417,7 @@ export abstract class QueryIndex<T> {
    * @internal
    */
   protected hitList(n: number): T[] {
-    return this.list(n, this.hitItems(), null);
+    return this.list(n, this.slotItems());
   }
 
   /**
@@ -450,33 +426,31 @@ export abstract class QueryIndex<T> {
    * @internal
    */
   protected hitInto(n: number, out: T[]): number {
-    return this.into(n, out, this.hitItems(), null);
+    return this.into(n, out, this.slotItems());
   }
 
-  // The first n results as a new array of items (`items` by result, through `rank` when given,
-  // or the results themselves when null), built at its exact length. An item array starts as a
-  // slice of `items` (n <= its length): a copy of the right elements kind, so the stores below
-  // need no transition, about 1.5 ns per item less than filling `new Array(n)`; its own loop
-  // keeps its stores' feedback apart from `into`'s, whose arrays are the caller's.
-  private list(n: number, items: readonly T[] | null, rank: Uint32Array | null): T[] {
-    if (items === null) return this.fill(n, new Array<T>(n), null, null);
+  // The first n results as a new array of items (`items` by result, or the results themselves
+  // when null), built at its exact length. An item array starts as a slice of `items` (n <= its
+  // length): a copy of the right elements kind, so the stores below need no transition, about
+  // 1.5 ns per item less than filling `new Array(n)`; its own loop keeps its stores' feedback
+  // apart from `into`'s, whose arrays are the caller's.
+  private list(n: number, items: readonly T[] | null): T[] {
+    if (items === null) return this.fill(n, new Array<T>(n), null);
     const out = items.slice(0, n);
     const results = this.engine.results;
-    if (rank === null) for (let i = 0; i < n; i++) out[i] = items[results[i]!]!;
-    else for (let i = 0; i < n; i++) out[i] = items[rank[results[i]!]!]!;
+    for (let i = 0; i < n; i++) out[i] = items[results[i]!]!;
     return out;
   }
 
-  private into(n: number, out: T[], items: readonly T[] | null, rank: Uint32Array | null): number {
-    this.fill(n, out, items, rank);
+  private into(n: number, out: T[], items: readonly T[] | null): number {
+    this.fill(n, out, items);
     return n;
   }
 
-  private fill(n: number, out: T[], items: readonly T[] | null, rank: Uint32Array | null): T[] {
+  private fill(n: number, out: T[], items: readonly T[] | null): T[] {
     const results = this.engine.results;
     if (items === null) for (let i = 0; i < n; i++) out[i] = results[i]! as T;
-    else if (rank === null) for (let i = 0; i < n; i++) out[i] = items[results[i]!]!;
-    else for (let i = 0; i < n; i++) out[i] = items[rank[results[i]!]!]!;
+    else for (let i = 0; i < n; i++) out[i] = items[results[i]!]!;
     return out;
   }
 }

@@ -89,18 +89,17 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
   /** Children per node. */
   readonly nodeSize: number;
   private readonly tree: PackedTree;
-  // The items in curve order (a copy), when there are items: window, shape and pair queries
-  // answer leaf positions and read their items from here in runs, not scattered over the input
-  // order; item i (input order) is at rank[i].
+  // The items in curve order (a copy), when there are items: every query answers leaf positions
+  // and reads their items from here (window and shape queries in runs), not scattered over the
+  // input order; leaf p holds item tree.indices[p] (input order).
   private readonly sorted: readonly T[] | null;
-  private readonly rank: Uint32Array | null;
   private table: NodeTable | null = null;
 
+  // `rank` (item i's leaf position, from the build) puts the items in curve order and is dropped.
   private constructor(tree: PackedTree, items: readonly T[] | null, rank: Uint32Array | null) {
     super(tree);
     this.tree = tree;
     this.nodeSize = tree.nodeSize;
-    this.rank = rank;
     this.sorted = items === null || rank === null ? null : curveOrder(items, rank);
     if (this.sorted !== null) tree.answerPositions();
   }
@@ -192,11 +191,11 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
 
   /** Every item (or item index), in input order. */
   all(): T[] {
-    const { sorted, rank } = this;
-    if (sorted === null || rank === null)
-      return Array.from({ length: this.size }, (_, i) => i as T);
+    const sorted = this.sorted;
+    if (sorted === null) return Array.from({ length: this.size }, (_, i) => i as T);
+    const indices = this.tree.indices;
     const out = sorted.slice();
-    for (let i = 0; i < out.length; i++) out[i] = sorted[rank[i]!]!;
+    for (let p = 0; p < out.length; p++) out[indices[p]!] = sorted[p]!;
     return out;
   }
 
@@ -227,14 +226,6 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
   }
 
   protected slotItems(): readonly T[] | null {
-    return this.sorted;
-  }
-
-  protected override slotRank(): Uint32Array | null {
-    return this.rank;
-  }
-
-  protected override hitItems(): readonly T[] | null {
     return this.sorted;
   }
 

@@ -9,9 +9,9 @@ import { scanNearest } from './scan-nearest.js';
 import { scanNearestPoints, squaredCut } from './scan-points.js';
 
 /**
- * Writes to `tree.results` the item indices of the k items with the smallest keys under
- * `metric` for the query q[qi..] (see `boxKey`), smallest first, ties by item index; returns
- * how many, and leaves their keys in `tree.best.keys`.
+ * Writes to `tree.results` the answers (`tree.emit`: item indices or leaf positions) for the k
+ * items with the smallest keys under `metric` for the query q[qi..] (see `boxKey`), smallest
+ * first, ties by item index; returns how many, and leaves their keys in `tree.best.keys`.
  */
 export function nearest(
   tree: PackedTree,
@@ -115,9 +115,9 @@ function scanGroup(
   qi: number,
   limit: number,
 ): void {
-  const { boxes, indices, levelEnd, nodeSize, best } = tree;
+  const { boxes, emit, levelEnd, nodeSize, best } = tree;
   const first = tree.childRange(pos, 1);
   const end = Math.min(first + nodeSize, levelEnd[0]!);
-  if (points) scanNearestPoints(boxes, indices, first, end, q[qi]!, q[qi + 1]!, limit, best);
-  else scanNearest(boxes, indices, first, end, metric, q, qi, best);
+  if (points) scanNearestPoints(boxes, emit, first, end, q[qi]!, q[qi + 1]!, limit, best);
+  else scanNearest(boxes, emit, first, end, metric, q, qi, best);
 }

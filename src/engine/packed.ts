@@ -40,9 +40,9 @@ export class PackedTree {
   /** Per node: a leaf's item index, an inner node's first child. */
   readonly indices: Int32Array;
   /**
-   * What window, shape and pair queries answer for leaf p: `emit[p]`, the item index
-   * (`indices`, the default) or, after `answerPositions()`, p itself (`emit` is POSITIONS).
-   * Nearest-first queries always answer item indices.
+   * What queries answer for leaf p: `emit[p]`, the item index (`indices`, the default) or,
+   * after `answerPositions()`, p itself (`emit` is POSITIONS; nearest-first queries still
+   * order ties by item index).
    */
   emit: Int32Array;
   /**
@@ -88,12 +88,13 @@ export class PackedTree {
   }
 
   /**
-   * Makes window, shape and pair queries answer leaf positions (curve order) instead of item
-   * indices, for a caller that keeps its items in that order.
+   * Makes every query answer leaf positions (curve order) instead of item indices, for a caller
+   * that keeps its items in that order; nearest-first queries still order ties by item index.
    */
   answerPositions(): void {
     this.emit = POSITIONS;
     this.runs = 1;
+    this.best.order = this.indices;
   }
 
   /** The number of nodes, leaves included. */

@@ -73,14 +73,21 @@ export class NodeQueue {
 }
 
 /**
- * The k best (smallest key) ids seen so far, as a max-heap with ties broken by the smaller id, so
- * the answer is deterministic when several items are at the same distance.
+ * The k best (smallest key) ids seen so far, as a max-heap with ties broken by the smaller id (or
+ * the smaller `order[id]`), so the answer is deterministic when several items are at the same
+ * distance.
  */
 export class KBest {
   keys = new Float64Array(4);
   ids = new Int32Array(4);
   length = 0;
   k = 0;
+  /**
+   * The tie order of ids that are not in it themselves: id a goes before id b at the same key
+   * when order[a] < order[b] (the packed tree over items keeps leaf positions, tied by item
+   * index). Null: by the ids.
+   */
+  order: Int32Array | null = null;
 
   /** Starts a new search for the `k` best. */
   reset(k: number): void {
@@ -111,7 +118,7 @@ export class KBest {
       while (i > 0) {
         const parent = (i - 1) >> 1;
         const pk = keys[parent]!;
-        if (pk > key || (pk === key && ids[parent]! > id)) break;
+        if (pk > key || (pk === key && after(this.order, ids[parent]!, id))) break;
         keys[i] = pk;
         ids[i] = ids[parent]!;
         i = parent;
@@ -121,7 +128,7 @@ export class KBest {
       return;
     }
     const wk = keys[0]!;
-    if (key > wk || (key === wk && id > ids[0]!)) return;
+    if (key > wk || (key === wk && after(this.order, id, ids[0]!))) return;
     // Replace the worst and sift down.
     this.siftDown(this.length, key, id);
   }
@@ -154,11 +161,12 @@ export class KBest {
       if (c >= n) break;
       if (
         c + 1 < n &&
-        (keys[c + 1]! > keys[c]! || (keys[c + 1] === keys[c] && ids[c + 1]! > ids[c]!))
+        (keys[c + 1]! > keys[c]! ||
+          (keys[c + 1] === keys[c] && after(this.order, ids[c + 1]!, ids[c]!)))
       )
         c++;
       const ck = keys[c]!;
-      if (ck < key || (ck === key && ids[c]! < id)) break;
+      if (ck < key || (ck === key && after(this.order, id, ids[c]!))) break;
       keys[i] = ck;
       ids[i] = ids[c]!;
       i = c;
@@ -166,4 +174,10 @@ export class KBest {
     keys[i] = key;
     ids[i] = id;
   }
+}
+
+// Whether id a goes after id b among equal keys, by `order` when not null (asked only on a tie;
+// out of line, so that the heap's loops stay as small as they were without a tie order).
+function after(order: Int32Array | null, a: number, b: number): boolean {
+  return order === null ? a > b : order[a]! > order[b]!;
 }

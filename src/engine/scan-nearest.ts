@@ -3,7 +3,7 @@
 
 import { havBoxNearest, havPoints } from '../geometry/sphere.js';
 import type { KBest } from './queue.js';
-import { boxKey, GEO, maxKey } from './scan.js';
+import { boxKey, GEO, maxKey, POSITIONS } from './scan.js';
 
 /**
  * The GEO key of an item: the haversine of the central angle from (lon a, lat b), whose cosine
@@ -25,7 +25,7 @@ function geoItemKey(
 }
 
 /**
- * Offers the slot of each entry of [from, to) to `best`, keyed by `boxKey` for the query q[qi..]
+ * Offers the slot of each entry of [from, to) (or its position, for POSITIONS) to `best`, keyed by `boxKey` for the query q[qi..]
  * under `metric` (GEO: by `geoItemKey`), when the key is within `maxKey`.
  */
 export function scanNearest(
@@ -49,6 +49,6 @@ export function scanNearest(
       metric === GEO
         ? geoItemKey(box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c)
         : boxKey(metric, box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c, d);
-    if (key <= limit) best.offer(slot[e]!, key);
+    if (key <= limit) best.offer(slot === POSITIONS ? e : slot[e]!, key);
   }
 }

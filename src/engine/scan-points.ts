@@ -73,7 +73,7 @@ export function scanNearestPoints(
     const py = box[4 * e + 1]!;
     const key = boxDistance(px, py, px, py, x, y);
     if (key <= limit) {
-      best.offer(slot[e]!, key);
+      best.offer(slot === POSITIONS ? e : slot[e]!, key);
       cut = pointCut(best, limit);
     }
   }

@@ -1,6 +1,8 @@
 // The best-first nearest kernel of the static tree over points keys its nodes by squared
 // distances: checked against the brute-force ranking where squares of the coordinates' scale
-// underflow or overflow, and with queries on an item (the k-th best at distance 0).
+// underflow or overflow, and with queries on an item (the k-th best at distance 0). Over items,
+// the tree answers leaf positions and orders ties by item index: checked against the same boxes
+// by index on a lattice full of ties.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { squaredCut } from '../../src/engine/scan-points.js';
@@ -54,5 +56,49 @@ describe('StaticQuadtree nearest over points', () => {
     }
     expect(squaredCut(INF)).toBe(INF);
     expect(squaredCut(1e200)).toBe(INF);
+  });
+});
+
+describe('StaticQuadtree nearest over items', () => {
+  it('from(items) answers nearest, nearestInto and raycastAll with the items fromBoxes answers by index, ties in input order, on points and boxes of a small lattice (many ties)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: 6 }),
+            fc.integer({ min: 0, max: 6 }),
+            fc.integer({ min: 0, max: 2 }),
+            fc.integer({ min: 0, max: 2 }),
+          ),
+          { maxLength: 80 },
+        ),
+        fc.boolean(),
+        fc.integer({ min: 2, max: 8 }),
+        fc.tuple(fc.integer({ min: -2, max: 8 }), fc.integer({ min: -2, max: 8 })),
+        fc.integer({ min: 0, max: 90 }),
+        (raw, points, nodeSize, [qx, qy], k) => {
+          type Item = { id: number; x: number; y: number; width?: number; height?: number };
+          const items = raw.map(
+            ([x, y, w, h], id): Item => (points ? { id, x, y } : { id, x, y, width: w, height: h }),
+          );
+          const flat = raw.flatMap(([x, y, w, h]) =>
+            points ? [x, y, x, y] : [x, y, x + w, y + h],
+          );
+          const byItem = StaticQuadtree.from(items, { nodeSize });
+          const byIndex = StaticQuadtree.fromBoxes(flat, { nodeSize });
+          const ids = (found: readonly { id: number }[]) => found.map((it) => it.id);
+          expect(ids(byItem.nearest(qx, qy, k))).toEqual(byIndex.nearest(qx, qy, k));
+          expect(ids(byItem.nearest(qx, qy, INF, 3))).toEqual(byIndex.nearest(qx, qy, INF, 3));
+          const out: Item[] = [];
+          const n = byItem.nearestInto(qx, qy, k, INF, out);
+          expect(ids(out.slice(0, n))).toEqual(byIndex.nearest(qx, qy, k));
+          const hits = byItem.raycastAll(qx - 10, qy - 0.5, qx + 10, qy + 0.5);
+          const want = byIndex.raycastAll(qx - 10, qy - 0.5, qx + 10, qy + 0.5);
+          expect(hits.map((h) => h.item.id)).toEqual(want.map((h) => h.item));
+          expect(byItem.all()).toEqual(items);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
