@@ -157,6 +157,9 @@ async function* readNdjson(file: string, input: Readable): AsyncGenerator<Source
   }
 }
 
+// What stream-json's array streamer throws when the value it streams is not an array.
+const NOT_AN_ARRAY = 'Top-level object should be an array.';
+
 // GeoJSON: the elements of `features` (or of a top-level array) are parsed one by one; a
 // single feature or geometry is read whole.
 async function* readGeojson(file: string, input: Readable, first: string): AsyncGenerator<Sourced> {
@@ -179,7 +182,10 @@ async function* readGeojson(file: string, input: Readable, first: string): Async
     }
   } catch (e) {
     if (e instanceof CliError) throw e;
-    throw new CliError(`${file}: not valid JSON (${(e as Error).message})`);
+    // A `features` member that is not an array (a feature's foreign member, or a collection
+    // refused in the words of the whole-file reader): read whole, below.
+    if (!(count === 0 && first === '{' && (e as Error).message === NOT_AN_ARRAY))
+      throw new CliError(`${file}: not valid JSON (${(e as Error).message})`);
   }
   // A GeoJSON object without a `features` array: one feature or one geometry (or an empty
   // FeatureCollection), read whole.

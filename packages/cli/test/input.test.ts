@@ -78,8 +78,11 @@ describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
     const bom = await both(write('bom.geojson', `\uFEFF${JSON.stringify(features.slice(0, 3))}`));
     expect(bom.map((s) => s.feature)).toEqual(features.slice(0, 3));
     const foreign = { ...features[5]!, features: [] };
-    const member = await read(write('member.geojson', foreign), Number.POSITIVE_INFINITY);
+    const member = await both(write('member.geojson', foreign));
     expect(member.map((s) => s.feature)).toEqual([foreign]);
+    const other = { ...features[6]!, features: { note: 'not a list of features' } };
+    const object = await both(write('member-object.geojson', other));
+    expect(object.map((s) => s.feature)).toEqual([other]);
   });
 
   it('fails the same way either way: a bad feature by its place, bad JSON, a collection without features, a file that is not JSON, a TopoJSON topology', async () => {
@@ -95,6 +98,12 @@ describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
     expect(await failure(write('nofeatures.geojson', { type: 'FeatureCollection' }))).toMatch(
       /needs a "features" array/,
     );
+    for (const features of [{}, 5, 'cities', null]) {
+      const file = write('notarray.geojson', { type: 'FeatureCollection', features });
+      expect(await failure(file)).toMatch(
+        /notarray\.geojson: a FeatureCollection needs a "features" array/,
+      );
+    }
     expect(await failure(write('text.geojson', 'name,lon,lat\n'))).toMatch(
       /not a GeoJSON file \(it starts with "n"\)/,
     );
