@@ -83,9 +83,9 @@ export class KBest {
   length = 0;
   k = 0;
   /**
-   * The tie order of ids that are not in it themselves: id a goes before id b at the same key
-   * when order[a] < order[b] (the packed tree over items keeps leaf positions, tied by item
-   * index). Null: by the ids.
+   * How ids tie, when not by their own values: at the same key, id a goes before id b when
+   * order[a] < order[b] (the packed tree over items keeps leaf positions, tied by item index
+   * through its leaf-to-item table). Null: by the ids. `reset` keeps it.
    */
   order: Int32Array | null = null;
 
@@ -152,7 +152,7 @@ export class KBest {
   }
 
   // Puts (key, id) at the root of the heap of the first n entries and restores the heap order,
-  // where (key, id) pairs compare by key, then by id.
+  // where (key, id) pairs compare by key, then by id (through `order` when set).
   private siftDown(n: number, key: number, id: number): void {
     const { keys, ids } = this;
     let i = 0;

@@ -25,8 +25,9 @@ function geoItemKey(
 }
 
 /**
- * Offers the slot of each entry of [from, to) (or its position, for POSITIONS) to `best`, keyed by `boxKey` for the query q[qi..]
- * under `metric` (GEO: by `geoItemKey`), when the key is within `maxKey`.
+ * Offers the slot of each entry of [from, to) (its position, for POSITIONS) to `best`, keyed
+ * by `boxKey` for the query q[qi..] under `metric` (GEO: by `geoItemKey`), when the key is
+ * within `maxKey`.
  */
 export function scanNearest(
   box: Float64Array,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PackedTree } from '../../src/engine/packed.js';
 import { arraySource, hilbert } from '../../src/engine/packed-build.js';
-import { CIRCLE } from '../../src/engine/scan.js';
+import { CIRCLE, POINT } from '../../src/engine/scan.js';
 import { mulberry32 } from '../oracle.js';
 
 // The branch-free Hilbert index of "Fast Hilbert curve generation, sorting, and range queries"
@@ -165,6 +165,30 @@ describe('PackedTree.answerPositions()', () => {
       const want = pairsOf(byIndex, (a) => a);
       expect(want.length).toBeGreaterThan(100);
       expect(pairsOf(byPosition, (p) => byPosition.indices[p]!)).toEqual(want);
+    },
+  );
+
+  it.each([
+    ['boxes', false],
+    ['points', true],
+  ])(
+    'makes nearest-first walks over %s answer leaf positions p whose items indices[p] are the item answers, ties in item order, keys alike',
+    (_, points) => {
+      const [byIndex, byPosition] = twoTrees(3000, points as boolean, 19);
+      const rnd = mulberry32(20);
+      const q = new Float64Array(4);
+      for (let t = 0; t < 200; t++) {
+        // Whole coordinates: on the points, many items tie (same point or same distance).
+        q.set([Math.floor(rnd() * 100), Math.floor(rnd() * 100), Number.POSITIVE_INFINITY, 0]);
+        const k = 1 + Math.floor(rnd() * 40);
+        const n1 = byIndex.nearest(POINT, q, 0, k);
+        const want = Array.from(byIndex.results.subarray(0, n1));
+        const keys = Array.from(byIndex.best.keys.subarray(0, n1));
+        const n2 = byPosition.nearest(POINT, q, 0, k);
+        const got = Array.from(byPosition.results.subarray(0, n2));
+        expect(got.map((p) => byPosition.indices[p])).toEqual(want);
+        expect(Array.from(byPosition.best.keys.subarray(0, n2))).toEqual(keys);
+      }
     },
   );
 });
