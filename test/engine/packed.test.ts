@@ -88,6 +88,11 @@ describe('hilbert(x, y)', () => {
 });
 
 describe('PackedTree.answerPositions()', () => {
+  const KINDS: [string, boolean][] = [
+    ['boxes', false],
+    ['points', true],
+  ];
+
   // The leaf positions that walk entries [0, n) stand for (runs expanded, see runLength).
   function expand(entries: Int32Array, n: number): number[] {
     const out: number[] = [];
@@ -118,13 +123,10 @@ describe('PackedTree.answerPositions()', () => {
     return [build(), positions];
   }
 
-  it.each([
-    ['boxes', false],
-    ['points', true],
-  ])(
+  it.each(KINDS)(
     'makes window, circle and pair walks over %s answer leaf positions p, the items indices[p], with no table of positions kept',
     (_, points) => {
-      const [byIndex, byPosition] = twoTrees(3000, points as boolean, 17);
+      const [byIndex, byPosition] = twoTrees(3000, points, 17);
       expect(byPosition.emit.length).toBe(0);
       const rnd = mulberry32(18);
       const q = new Float64Array(4);
@@ -168,13 +170,10 @@ describe('PackedTree.answerPositions()', () => {
     },
   );
 
-  it.each([
-    ['boxes', false],
-    ['points', true],
-  ])(
+  it.each(KINDS)(
     'makes nearest-first walks over %s answer leaf positions p whose items indices[p] are the item answers, ties in item order, keys alike',
     (_, points) => {
-      const [byIndex, byPosition] = twoTrees(3000, points as boolean, 19);
+      const [byIndex, byPosition] = twoTrees(3000, points, 19);
       const rnd = mulberry32(20);
       const q = new Float64Array(4);
       for (let t = 0; t < 200; t++) {
