@@ -73,8 +73,9 @@ export function run({ quick }) {
       'after the build and a full collection, over what it was before, per item (bytes). ' +
       'Heap + buffers kept: what ' +
       'releasing the index frees (heap plus array buffers, after a full collection), per item ' +
-      '(bytes). Each the median of five processes, each after one small build of the same kind ' +
-      "(so that compiled code is not counted); what the build's input holds is not counted. " +
+      '(bytes). Each the median of five processes, each after three builds of the same kind ' +
+      "over a tenth of the items (so that optimized code, and the optimizing compiler's memory, " +
+      "are not counted); what the build's input holds is not counted. " +
       "Buffer: the static index's own ArrayBuffer per item, exactly.",
     metrics: [
       { key: 'peak', label: 'build peak RSS (MB)', unit: 'count' },
