@@ -33,6 +33,14 @@ export function randomBoxes(n, { world, minSize, maxSize, seed }) {
   return out;
 }
 
+/** `n` points uniform in a `world` x `world` square: Float64Array [x, y] * n. */
+export function randomPoints(n, { world, seed }) {
+  const rnd = mulberry32(seed);
+  const out = new Float64Array(2 * n);
+  for (let i = 0; i < 2 * n; i++) out[i] = rnd() * world;
+  return out;
+}
+
 /** `n` square query windows covering `areaFraction` of a `world` x `world` square each. */
 export function randomWindows(n, { world, areaFraction, seed }) {
   const rnd = mulberry32(seed);

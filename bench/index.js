@@ -6,8 +6,8 @@
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs
 //   node bench/index.js frame      only the workloads whose id contains "frame"
-//   (ids: insert, query, frame, dynamic, depth, static, memory, mesh, raycast, force, cluster, geo,
-//   batch)
+//   (ids: insert, load, query, frame, dynamic, depth, static, doors, memory, mesh, raycast, force,
+//   cluster, geo, batch)
 //
 // A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
 // and each part gets a table of its own (dynamic: one per N).
@@ -22,6 +22,7 @@ import { renderTargets, renderWorkload } from './render.js';
 import * as batch from './workloads/batch.js';
 import * as cluster from './workloads/cluster.js';
 import * as depth from './workloads/depth.js';
+import * as doors from './workloads/doors.js';
 import * as dynamic from './workloads/dynamic.js';
 import * as force from './workloads/force.js';
 import * as frame from './workloads/frame.js';
@@ -44,6 +45,7 @@ const WORKLOADS = [
   dynamic,
   depth,
   staticData,
+  doors,
   memory,
   mesh,
   raycast,

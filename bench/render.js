@@ -42,7 +42,12 @@ function cell(v, metric) {
   if (v.text) return v.text; // plain text (a check result)
   const ms = msOf(v);
   const unit = metric.unit ?? 'ms';
-  let s = unit === 'ms' ? fmtMs(ms) : Number.isInteger(ms) ? String(ms) : ms.toFixed(1);
+  let s =
+    unit === 'ms'
+      ? fmtMs(ms)
+      : Number.isInteger(ms) && metric.digits === undefined
+        ? String(ms)
+        : ms.toFixed(metric.digits ?? 1);
   if (metric.ops && unit === 'ms') s += ` (${fmtNs((ms * 1e6) / metric.ops)}/op)`;
   if (v.note) s = `≈ ${s} *(${v.note})*`; // an estimate
   if (v.tag) s = `${s} *(${v.tag})*`; // a plain annotation
@@ -121,6 +126,15 @@ export function renderTargets(results) {
         (!t.variant || (t.exact ? r.name === t.variant : r.name.includes(t.variant))) &&
         (!t.without || !r.name.includes(t.without)),
     );
+    if (t.maxRatio !== undefined) {
+      if (!qk.length) lines.push(`| ${t.text} | — | — | not measured |`);
+      for (const r of qk) {
+        const v = msOf(r.values[t.metric]);
+        const status = v <= t.maxRatio ? '✅ met' : '❌ not met';
+        lines.push(`| ${t.text} | ${r.name} | ${v.toFixed(2)}× | ${status} |`);
+      }
+      continue;
+    }
     if (t.zero) {
       if (!qk.length) lines.push(`| ${t.text} | — | — | not measured |`);
       for (const r of qk) {

@@ -10,7 +10,7 @@ import Flatbush from 'flatbush';
 import KDBush from 'kdbush';
 import RBush from 'rbush';
 import knn from 'rbush-knn';
-import { cityPoints, mulberry32, randomBoxes, randomWindows } from '../data.js';
+import { cityPoints, mulberry32, randomBoxes, randomPoints, randomWindows } from '../data.js';
 import { gc, now, repeat, sink } from '../measure.js';
 import { makeObjects, objectRows, rectQuery } from './static-objects.js';
 
@@ -63,14 +63,6 @@ function timeBuild(build, runs) {
     times.push(now() - t0);
   }
   return Math.min(...times);
-}
-
-// `n` uniform points as a Float64Array [x, y] * n.
-function randomPoints(n, seed) {
-  const rnd = mulberry32(seed);
-  const out = new Float64Array(2 * n);
-  for (let i = 0; i < 2 * n; i++) out[i] = rnd() * WORLD;
-  return out;
 }
 
 // Runs every variant of every library on one data set; returns rows and total hits per query.
@@ -384,7 +376,7 @@ export function run({ quick, quadkit, part, split }) {
     const data =
       part === 'boxes'
         ? { boxes: randomBoxes(n, { world: WORLD, minSize: 0, maxSize: 2, seed: 3 }) }
-        : { points: randomPoints(n, 5) };
+        : { points: randomPoints(n, { world: WORLD, seed: 5 }) };
     const label = `${k(n)} ${part}`;
     const s = suite({ quadkit, ...data, nQueries, runs, warmMs, buildRuns, world, label, split });
     return {
@@ -426,7 +418,7 @@ export function run({ quick, quadkit, part, split }) {
   }
   // Dynamic point inserts: PointQuadtree vs d3-quadtree add(), one by one, then one nearest query
   // (quadkit places buffered inserts at the next read: the query makes it pay for that here).
-  const points = randomPoints(n, 5);
+  const points = randomPoints(n, { world: WORLD, seed: 5 });
   const rows = [];
   const pts = new Array(n);
   for (let i = 0; i < n; i++) pts[i] = { x: points[2 * i], y: points[2 * i + 1] };
