@@ -55,6 +55,31 @@ export function randomWindows(n, { world, areaFraction, seed }) {
   return out;
 }
 
+/** The part of the world the cities' query points and windows cover: lon −180…180, lat −60…70. */
+export const CITIES_WORLD = { x: -180, y: -60, width: 360, height: 130 };
+
+/**
+ * The query windows of the static tables: `n` squares of 0.01% and `n` of 1% of the area of
+ * `world` ({ x, y, width, height }), each as [x, y, w, h] * n (seeds 4 and 5).
+ */
+export function queryWindows(n, world) {
+  return [0.0001, 0.01].map((f, k) => {
+    const w = randomWindows(n, { world: 1, areaFraction: f, seed: 4 + k });
+    for (let i = 0; i < n; i++) {
+      w[4 * i] = world.x + w[4 * i] * world.width;
+      w[4 * i + 1] = world.y + w[4 * i + 1] * world.height;
+      w[4 * i + 2] *= world.width;
+      w[4 * i + 3] *= world.height;
+    }
+    return w;
+  });
+}
+
+/** The radius of a disc that covers about 0.01% of the area of `world`. */
+export function queryRadius(world) {
+  return Math.sqrt((0.0001 * world.width * world.height) / Math.PI);
+}
+
 /** A seeded permutation of 0..n-1 (Fisher-Yates). */
 export function shuffledIndices(n, seed) {
   const rnd = mulberry32(seed);

@@ -10,7 +10,15 @@
 // 0.01% windows over 1M boxes: 4.2-6.1 ms per 1,000, the typed door's 2.9-3.7), more than the
 // doors differ.
 
-import { cityPoints, mulberry32, randomBoxes, randomPoints, randomWindows } from '../data.js';
+import {
+  CITIES_WORLD,
+  cityPoints,
+  mulberry32,
+  queryRadius,
+  queryWindows,
+  randomBoxes,
+  randomPoints,
+} from '../data.js';
 import { gc, median, now, sink } from '../measure.js';
 import { makeObjects, rectQuery } from './static-objects.js';
 
@@ -94,7 +102,7 @@ function dataOf(part, quick) {
     return {
       xy,
       label: `the ${(xy.length / 2).toLocaleString('en-US')} cities`,
-      world: { x: -180, y: -60, width: 360, height: 130 },
+      world: CITIES_WORLD,
     };
   }
   const n = part === 'dynamic' ? (quick ? 20_000 : 200_000) : quick ? 100_000 : 1_000_000;
@@ -108,8 +116,8 @@ function dataOf(part, quick) {
   return { boxes, label: `${count} boxes`, world };
 }
 
-// The queries of a part over items with boxes `mm` (min/max per item): windows of 0.01% and 1%
-// of the world (minX, minY, maxX, maxY), points at the centres of random items, query points
+// The queries of a part over items with boxes `mm` (min/max per item): the static tables'
+// windows (see queryWindows) as minX, minY, maxX, maxY, points at the centres of random items, query points
 // uniform over the world, and segments from them in a random direction, up to a twentieth of the
 // world's width long.
 function queriesOf(mm, n, nQ, world) {
@@ -127,18 +135,15 @@ function queriesOf(mm, n, nQ, world) {
     const j = Math.floor(rnd() * n);
     hit.set([(mm[4 * j] + mm[4 * j + 2]) / 2, (mm[4 * j + 1] + mm[4 * j + 3]) / 2], 2 * i);
   }
-  const windows = [0.0001, 0.01].map((f, k) => {
-    const w = randomWindows(nQ, { world: 1, areaFraction: f, seed: 4 + k });
+  // The windows as minX, minY, maxX, maxY.
+  const windows = queryWindows(nQ, world);
+  for (const w of windows) {
     for (let i = 0; i < nQ; i++) {
-      w[4 * i] = world.x + w[4 * i] * world.width;
-      w[4 * i + 1] = world.y + w[4 * i + 1] * world.height;
-      w[4 * i + 2] = w[4 * i] + w[4 * i + 2] * world.width;
-      w[4 * i + 3] = w[4 * i + 1] + w[4 * i + 3] * world.height;
+      w[4 * i + 2] += w[4 * i];
+      w[4 * i + 3] += w[4 * i + 1];
     }
-    return w;
-  });
-  // A radius that covers about 0.01% of the world.
-  const radius = Math.sqrt((0.0001 * world.width * world.height) / Math.PI);
+  }
+  const radius = queryRadius(world);
   return { at, seg, hit, windows, radius };
 }
 

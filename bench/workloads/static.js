@@ -10,7 +10,15 @@ import Flatbush from 'flatbush';
 import KDBush from 'kdbush';
 import RBush from 'rbush';
 import knn from 'rbush-knn';
-import { cityPoints, mulberry32, randomBoxes, randomPoints, randomWindows } from '../data.js';
+import {
+  CITIES_WORLD,
+  cityPoints,
+  mulberry32,
+  queryRadius,
+  queryWindows,
+  randomBoxes,
+  randomPoints,
+} from '../data.js';
 import { gc, now, repeat, sink } from '../measure.js';
 import { makeObjects, objectRows, rectQuery } from './static-objects.js';
 
@@ -75,18 +83,8 @@ function suite({ quadkit, boxes, points, nQueries, runs, warmMs, buildRuns, worl
     qx[i] = world.x + rnd() * world.width;
     qy[i] = world.y + rnd() * world.height;
   }
-  const windows = [0.0001, 0.01].map((f, k) => {
-    const w = randomWindows(nQueries, { world: 1, areaFraction: f, seed: 4 + k });
-    for (let i = 0; i < nQueries; i++) {
-      w[4 * i] = world.x + w[4 * i] * world.width;
-      w[4 * i + 1] = world.y + w[4 * i + 1] * world.height;
-      w[4 * i + 2] *= world.width;
-      w[4 * i + 3] *= world.height;
-    }
-    return w;
-  });
-  // A radius that covers about 0.01% of the area.
-  const radius = Math.sqrt((0.0001 * world.width * world.height) / Math.PI);
+  const windows = queryWindows(nQueries, world);
+  const radius = queryRadius(world);
   // Min/max boxes for the libraries that take them.
   const mm = new Float64Array(4 * n);
   for (let i = 0; i < n; i++) {
@@ -399,7 +397,7 @@ export function run({ quick, quadkit, part, split }) {
       nQueries,
       runs,
       buildRuns,
-      world: { x: -180, y: -60, width: 360, height: 130 },
+      world: CITIES_WORLD,
       label: 'cities',
       split,
       warmMs,
