@@ -4,6 +4,12 @@
 // or items read into a small buffer twice (keys, then placement), so that building from objects
 // allocates no array of all their boxes (32 bytes per item that would also make V8 collect the
 // whole heap on the way, for the external memory).
+// Reading each object once was measured two ways over 1M boxes and set aside: holding every box
+// between the passes sent 8 of 12 builds to 200-250 ms (a full collection, against 110-120 ms
+// now); reading the boxes into the leaves in input order and sorting them there (an in-place
+// MSD radix sort, the "American flag sort" of McIlroy, Bostic and McIlroy, 1993, then small
+// sorts per bucket) moved 40 bytes per leaf where the radix sort below moves 8, and the build
+// from a Float64Array went from 82 to 123 ms: more than the second read of the objects saves.
 
 /** Where a build reads its boxes (minX, minY, maxX, maxY per item), a chunk at a time. */
 export interface BoxSource {
