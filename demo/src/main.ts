@@ -2,7 +2,14 @@
 // mounts a scene of the registry (./scenes/index.ts); the open scene is chosen by the URL hash
 // (#insert, #moving, #cities, #navmesh, #countries).
 
-import type { DemoHandle, LegendEntry, Scene, SceneInstance, Stats } from './scene.js';
+import {
+  backingWidth,
+  type DemoHandle,
+  type LegendEntry,
+  type Scene,
+  type SceneInstance,
+  type Stats,
+} from './scene.js';
 import { scenes } from './scenes/index.js';
 
 const canvas = document.querySelector<HTMLCanvasElement>('#view')!;
@@ -83,6 +90,13 @@ async function open(scene: Scene): Promise<void> {
   controls.replaceChildren();
   statsList.replaceChildren();
   list.replaceChildren();
+  // The backing store: a pixel per device pixel of the canvas as laid out now (see
+  // backingWidth), chosen as the scene opens; later the page scales it if the layout changes.
+  const width = backingWidth(canvas.clientWidth, window.devicePixelRatio);
+  if (canvas.width !== width) {
+    canvas.width = width;
+    canvas.height = Math.round((width * 2) / 3);
+  }
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, canvas.width, canvas.height);
   const stats = makeStats();

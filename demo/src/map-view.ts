@@ -3,7 +3,7 @@
 
 import { fitView, toWorld, type View } from '../../src/canvas.js';
 import type { Land } from './cities-data.js';
-import { canvasPoint } from './scene.js';
+import { canvasPoint, density } from './scene.js';
 
 /** The world in degrees: longitude -180..180, latitude -90..90. */
 export const WORLD = { x: -180, y: -90, width: 360, height: 180 };
@@ -44,7 +44,10 @@ export function worldMap(
   maxZoom = 2000,
 ): MapView {
   const { width, height } = canvas;
-  const base = fitView(WORLD, width, height, { padding: 10, flipY: true });
+  const base = fitView(WORLD, width, height, {
+    padding: 10 * density(canvas),
+    flipY: true,
+  });
   let view: View = base;
   let drag: { x: number; y: number } | null = null;
   const queryAt = (p: { x: number; y: number }): void => {

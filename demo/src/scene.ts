@@ -9,7 +9,11 @@ export interface Stats {
 
 /** What the shell hands a scene when its tab opens. */
 export interface SceneContext {
-  /** The drawing surface (a fixed 960 × 640 backing store). */
+  /**
+   * The drawing surface: 3:2, its backing store 960 × 640 pixels, or more on a screen of higher
+   * pixel density (up to 1920 × 1280; see `density`). Scenes fit their views to its size and
+   * size lines and dots with `cssScale`.
+   */
   canvas: HTMLCanvasElement;
   /** Its 2D context. */
   ctx: CanvasRenderingContext2D;
@@ -63,6 +67,32 @@ export interface Scene {
   mount(context: SceneContext): SceneInstance | Promise<SceneInstance>;
 }
 
+/** The width of the canvas's backing store at a pixel density of 1. */
+export const BASE_WIDTH = 960;
+/** The most backing-store pixels per pixel of `BASE_WIDTH`. */
+const MAX_DENSITY = 2;
+
+/**
+ * The backing store's width for a canvas laid out `cssWidth` pixels wide on a screen of
+ * `devicePixelRatio`: one pixel per device pixel, at least `BASE_WIDTH` and at most twice it
+ * (a 960-pixel store on a 2x screen is drawn blurred, two screen pixels per canvas pixel).
+ * @param cssWidth - the canvas's width on the page, in CSS pixels.
+ * @param devicePixelRatio - device pixels per CSS pixel.
+ */
+export function backingWidth(cssWidth: number, devicePixelRatio: number): number {
+  const device = Math.round(cssWidth * (devicePixelRatio > 0 ? devicePixelRatio : 1));
+  return Math.min(MAX_DENSITY * BASE_WIDTH, Math.max(BASE_WIDTH, device));
+}
+
+/**
+ * Backing-store pixels per pixel of `BASE_WIDTH` (1 on most screens, 2 on a 2x one): for sizes
+ * tied to the drawing rather than to the screen, such as a map's zoom level.
+ * @param canvas - the canvas.
+ */
+export function density(canvas: HTMLCanvasElement): number {
+  return canvas.width / BASE_WIDTH;
+}
+
 /**
  * The canvas pixel under a mouse event (the canvas may be scaled by CSS).
  * @param canvas - the canvas.
@@ -80,8 +110,8 @@ export function canvasPoint(
 }
 
 /**
- * Canvas pixels per CSS pixel of the canvas as laid out (the backing store is fixed; the page
- * scales it to its column): a length of `n` screen pixels is `n * cssScale(canvas)` on it.
+ * Canvas pixels per CSS pixel of the canvas as laid out (the page scales the backing store to
+ * its column): a length of `n` screen pixels is `n * cssScale(canvas)` on it.
  * @param canvas - the canvas.
  */
 export function cssScale(canvas: HTMLCanvasElement): number {

@@ -1,7 +1,8 @@
 // End to end: builds the demo page, serves it on a free local port, drives it in a headless
 // Chromium (browser.ts picks which), and checks each scene: the canvas has drawn, the stats change, and what the page
 // highlights for a scripted mouse is what a brute-force scan in this test finds. Then opens every
-// scene at 420, 800 and 1400 pixels wide: no sideways scrolling, no blank canvas. Throughout, no
+// scene at 420, 800 and 1400 pixels wide: no sideways scrolling, no blank canvas; and on a 2x
+// screen, a canvas pixel per device pixel showing what a 1x screen shows. Throughout, no
 // console error and no failed request. Saves screenshots to test/demo/screenshots/
 // (git-ignored); with QUADKIT_README_SCREENSHOTS=<dir> (npm run screenshots) also the README's
 // three, one per width.
@@ -1017,6 +1018,63 @@ describe('the demo page', () => {
     } finally {
       await p.close();
     }
+  });
+
+  it('on a 2x screen every scene draws a canvas pixel per screen pixel and shows what a 1x screen shows', async () => {
+    const pages = [await newPage(1280, 800, 1), await newPage(1280, 800, 2)];
+    try {
+      // (Opened by its hash, so that clicking its tab below does not open it a second time.)
+      for (const p of pages) await p.goto(`${origin}#insert`);
+      const ids = await pages[0]!.$$eval('#tabs button', (tabs) =>
+        tabs.map((t) => (t as HTMLElement).dataset.scene!),
+      );
+      for (const id of ids) {
+        const states: Record<string, unknown>[] = [];
+        const widths: number[] = [];
+        for (const [i, p] of pages.entries()) {
+          await openScene(id, p);
+          const size = await p.$eval('#view', (c) => {
+            const canvas = c as HTMLCanvasElement;
+            return { width: canvas.width, height: canvas.height, css: canvas.clientWidth };
+          });
+          // One canvas pixel per device pixel of the canvas as laid out, 960 at least.
+          const dpr = i + 1;
+          expect(size.css).toBeLessThan(960);
+          expect(size.width, `${id} at ${dpr}x`).toBe(Math.max(960, Math.round(size.css * dpr)));
+          expect(size.height).toBe(Math.round((size.width * 2) / 3));
+          widths.push(size.width);
+          if (dpr === 2) await p.screenshot({ path: join(SHOTS, `${id}-2x.png`) });
+          await expect
+            .poll(async () => Math.min(...(await layout(p)).variances), {
+              message: `${id} at ${dpr}x: a blank canvas`,
+              timeout: 5_000,
+            })
+            .toBeGreaterThan(50);
+          states.push(
+            (await p.evaluate(() => window.__quadkit!.state())) as Record<string, unknown>,
+          );
+        }
+        const [one, two] = states as [Record<string, unknown>, Record<string, unknown>];
+        // The same answers on both screens, where a scene's start does not depend on time; its
+        // view (canvas pixels per unit) as much larger as the canvas.
+        const same = {
+          insert: ['items', 'query', 'candidates', 'hits'],
+          cities: ['query', 'k', 'hits'],
+          countries: ['query', 'hits'],
+          clusters: ['zoom', 'bbox', 'clusters'],
+        }[id];
+        for (const key of same ?? []) expect(two[key], `${id}: ${key}`).toEqual(one[key]);
+        if (one.view !== undefined) {
+          const [a, b] = [one.view, two.view] as { scaleX: number }[];
+          expect(widths[1]! / widths[0]!).toBeGreaterThan(1.5);
+          const ratio = b!.scaleX / a!.scaleX / (widths[1]! / widths[0]!);
+          expect(ratio, `${id}: view scale`).toBeCloseTo(1, 6);
+        }
+      }
+    } finally {
+      for (const p of pages) await p.close();
+    }
+    expect(problems).toEqual([]);
   });
 
   it('every scene fits 420, 800 and 1400 pixels wide: no sideways scrolling, no blank canvas', async () => {

@@ -6,7 +6,7 @@ import type { View } from '../../../src/canvas.js';
 import { Clusterer, type ClusterFeature, type PointFeature } from '../../../src/cluster/index.js';
 import { loadCities, loadLand } from '../cities-data.js';
 import { drawLand, mapScene, WORLD } from '../map-view.js';
-import { button, cssScale, dot, formatMs, type Scene } from '../scene.js';
+import { button, cssScale, density, dot, formatMs, type Scene } from '../scene.js';
 
 // The clusterer's options: supercluster's defaults (40 px radius on 512-unit tiles of 256 px).
 const RADIUS = 40;
@@ -54,10 +54,13 @@ export const clustersScene: Scene = {
     let bbox: [number, number, number, number] = [-180, -90, 180, 90];
     let shown: Array<PointFeature<null> | ClusterFeature<Record<string, never>>> = [];
 
-    // The map's Web Mercator zoom: its scale in canvas pixels per degree of longitude, against
-    // a 256-pixel world tile at zoom 0.
-    const mercatorZoom = (view: View) =>
-      Math.max(0, Math.min(MAX_ZOOM + 1, Math.floor(Math.log2((view.scaleX * 360) / 256))));
+    // The map's Web Mercator zoom: its scale in canvas pixels per degree of longitude (at
+    // density 1, so that a 2x screen shows the same clusters), against a 256-pixel world tile
+    // at zoom 0.
+    const mercatorZoom = (view: View) => {
+      const scale = view.scaleX / density(canvas);
+      return Math.max(0, Math.min(MAX_ZOOM + 1, Math.floor(Math.log2((scale * 360) / 256))));
+    };
 
     // The clusters of the view's box at its zoom, each a disc sized by its count.
     const renderBackground = (bg: CanvasRenderingContext2D, view: View): void => {

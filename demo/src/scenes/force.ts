@@ -15,7 +15,7 @@ import {
 import { drawIndex, fitView, type View } from '../../../src/canvas.js';
 import { forceManyBody } from '../../../src/force.js';
 import type { VisitNode } from '../../../src/index.js';
-import { cssScale, formatMs, radios, random, type Scene, slider } from '../scene.js';
+import { cssScale, density, formatMs, radios, random, type Scene, slider } from '../scene.js';
 
 const COLORS = {
   background: '#f8fafc',
@@ -152,7 +152,7 @@ export const forceScene: Scene = {
           { x: minX, y: minY, width: maxX - minX || 1, height: maxY - minY || 1 },
           width,
           height,
-          { padding: 16 },
+          { padding: 16 * density(canvas) },
         );
         const step = snap ? 1 : 0.2;
         snap = false;
@@ -184,6 +184,7 @@ export const forceScene: Scene = {
           lines.lineTo(t.x! * scaleX + offsetX, t.y! * scaleY + offsetY);
         }
         ctx.strokeStyle = COLORS.link;
+        ctx.lineWidth = px;
         ctx.stroke(lines);
         ctx.globalAlpha = 1;
         const r = 2 * px;

@@ -5,7 +5,16 @@
 
 import { drawIndex, drawRects, fitView, toWorld } from '../../../src/canvas.js';
 import { Quadtree, type Rect } from '../../../src/index.js';
-import { button, canvasPoint, cssScale, formatMs, radios, random, type Scene } from '../scene.js';
+import {
+  BASE_WIDTH,
+  button,
+  canvasPoint,
+  cssScale,
+  formatMs,
+  radios,
+  random,
+  type Scene,
+} from '../scene.js';
 
 interface Box extends Rect {
   id: number;
@@ -41,9 +50,11 @@ export const insertScene: Scene = {
     { color: COLORS.node, label: 'quadtree node', mark: 'outline' },
   ],
   mount({ canvas, ctx, controls, stats, signal }) {
-    const { width, height } = canvas;
+    // The world is the canvas at density 1: the same items and query on every screen.
+    const width = BASE_WIDTH;
+    const height = (BASE_WIDTH * 2) / 3;
     const bounds = { x: 0, y: 0, width, height };
-    const view = fitView(bounds, width, height);
+    const view = fitView(bounds, canvas.width, canvas.height);
     const rng = random(1);
     let shape: keyof typeof SHAPES = 'small';
     const makeTree = () => new Quadtree<Box>({ bounds, ...SHAPES[shape] });
@@ -134,7 +145,7 @@ export const insertScene: Scene = {
         const ms = performance.now() - t0;
 
         ctx.fillStyle = COLORS.background;
-        ctx.fillRect(0, 0, width, height);
+        ctx.fillRect(0, 0, canvas.width, canvas.height);
         let deepest = 0;
         tree.visit((n) => {
           deepest = Math.max(deepest, n.depth);

@@ -10,7 +10,7 @@ import {
   type RectLike,
 } from '../../../src/index.js';
 import { pixel, Raster } from '../raster.js';
-import { checkbox, cssScale, radios, random, type Scene, slider } from '../scene.js';
+import { checkbox, cssScale, density, radios, random, type Scene, slider } from '../scene.js';
 
 const WORLD = { x: 0, y: 0, width: 1500, height: 1000 };
 // Fraction of the world the boxes cover together, whatever their number.
@@ -138,7 +138,9 @@ export const movingScene: Scene = {
     { color: TREE_COLORS[1]!, label: 'tree node (≥ 8 px; deeper, dimmer)', mark: 'outline' },
   ],
   mount({ canvas, ctx, controls, stats }) {
-    const view: View = fitView(WORLD, canvas.width, canvas.height, { padding: 8 });
+    const view: View = fitView(WORLD, canvas.width, canvas.height, {
+      padding: 8 * density(canvas),
+    });
     let kind: Kind = 'classic';
     let boxes = new Boxes(2000);
     let index = makeIndex(kind, boxes);

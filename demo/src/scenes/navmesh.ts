@@ -5,7 +5,7 @@
 
 import { drawIndex, drawTriangles, fitView, toWorld } from '../../../src/canvas.js';
 import { type NearestTriangle, type RayHit, TriangleIndex } from '../../../src/index.js';
-import { canvasPoint, checkbox, cssScale, dot, formatMs, type Scene } from '../scene.js';
+import { canvasPoint, checkbox, cssScale, density, dot, formatMs, type Scene } from '../scene.js';
 
 // The ship: in the Indian Ocean, south-east of the coast.
 const ORIGIN = { x: 31.5, y: -33.2 };
@@ -56,7 +56,10 @@ export const navmeshScene: Scene = {
       maxY = Math.max(maxY, coords[i + 1]!);
     }
     const world = { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
-    const view = fitView(world, width, height, { padding: 24, flipY: true });
+    const view = fitView(world, width, height, {
+      padding: 24 * density(canvas),
+      flipY: true,
+    });
     const px = (x: number, y: number): [number, number] => [
       x * view.scaleX + view.offsetX,
       y * view.scaleY + view.offsetY,
