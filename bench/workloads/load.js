@@ -7,7 +7,7 @@
 import { quadtree as d3quadtree } from 'd3-quadtree';
 import RBush from 'rbush';
 import { randomBoxes, toMinMax, toXYWH } from '../data.js';
-import { gc, median, now, sink } from '../measure.js';
+import { median, now, settle, sink } from '../measure.js';
 
 export const id = 'load';
 
@@ -80,7 +80,7 @@ export function run({ quick, quadkit }) {
   const times = builds.map(() => []);
   for (let r = 0; r < runs + 1; r++) {
     builds.forEach(([, build], k) => {
-      gc();
+      settle();
       const t0 = now();
       sink.value += build();
       const ms = now() - t0;
@@ -101,7 +101,7 @@ export function run({ quick, quadkit }) {
       `${WORLD}×${WORLD} world (seeded), as { x, y, width, height } objects and as a ` +
       'Float64Array of min/max boxes; the point rows take their min corners ({ x, y } objects, ' +
       'x/y numbers, [x, y] arrays for d3-quadtree). Each build is a fresh index and ends with a ' +
-      `point query at the centre. Median of ${runs} runs after a warm-up, the builds interleaved.`,
+      `point query at the centre. Median of ${runs} runs after a warm-up, the builds interleaved, each after a full collection and a 100 ms pause.`,
     metrics: [{ key: 'load', label: `load ${n / 1000}k`, ops: n, compare: true }],
     rows,
     warnings: [],

@@ -19,7 +19,7 @@ import {
   randomBoxes,
   randomPoints,
 } from '../data.js';
-import { gc, now, repeat, sink } from '../measure.js';
+import { gc, now, repeat, settle, sink } from '../measure.js';
 import { makeObjects, objectRows, rectQuery } from './static-objects.js';
 
 export const id = 'static';
@@ -65,7 +65,7 @@ function settled() {
 function timeBuild(build, runs) {
   const times = [];
   for (let r = 0; r < runs; r++) {
-    gc();
+    settle();
     const t0 = now();
     build();
     times.push(now() - t0);
@@ -359,7 +359,7 @@ export function run({ quick, quadkit, part, split }) {
     `5 and ${warmMs} ms of them, at most ${MAX_WARMUP}; ` +
     `${quick ? 'each cell from one Node process' : `each cell the median of ${processes} Node processes`}, the typed-array rows and ` +
     'the "from(objects)" rows in processes of their own); ' +
-    `radius queries cover 0.01% of the area; build: best of ${buildRuns}; bytes/item: heap plus ` +
+    `radius queries cover 0.01% of the area; build: best of ${buildRuns}, each after a full collection and a 100 ms pause (for V8's background sweeping); bytes/item: heap plus ` +
     'array buffers kept by the index, per item. quadkit uses the allocation-free *Into forms; ' +
     'the "from(objects)" rows hold the same items as objects ({ x, y, width, height } or { x, y }, ' +
     'made outside the timed regions): quadkit builds with from() and queries with the forms that ' +
@@ -441,7 +441,7 @@ export function run({ quick, quadkit, part, split }) {
   return {
     id: `${id}-point-inserts`,
     title: `Dynamic point inserts: ${k(n)} points one by one`,
-    setup: `${k(n)} uniform points, inserted one by one into an empty index, then one nearest-point query (which makes an index that buffers inserts place them); best of ${buildRuns}.`,
+    setup: `${k(n)} uniform points, inserted one by one into an empty index, then one nearest-point query (which makes an index that buffers inserts place them); best of ${buildRuns}, each after a full collection and a 100 ms pause.`,
     metrics: [{ key: 'insert', label: `insert ${k(n)}`, ops: n, compare: true }],
     rows,
     warnings: [],
