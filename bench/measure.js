@@ -20,7 +20,7 @@ const PAUSE = new Int32Array(new SharedArrayBuffer(4));
  * gc() and 100-104 ms after a pause of 50 ms or more (from a Float64Array: 80 and 77 ms).
  */
 export function settle() {
-  gcFn();
+  gc();
   Atomics.wait(PAUSE, 0, 0, 100);
 }
 

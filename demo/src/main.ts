@@ -3,6 +3,8 @@
 // (#insert, #moving, #cities, #navmesh, #countries).
 
 import {
+  BASE_HEIGHT,
+  BASE_WIDTH,
   backingWidth,
   type DemoHandle,
   type LegendEntry,
@@ -95,7 +97,7 @@ async function open(scene: Scene): Promise<void> {
   const width = backingWidth(canvas.clientWidth, window.devicePixelRatio);
   if (canvas.width !== width) {
     canvas.width = width;
-    canvas.height = Math.round((width * 2) / 3);
+    canvas.height = Math.round((width * BASE_HEIGHT) / BASE_WIDTH);
   }
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, canvas.width, canvas.height);

@@ -67,8 +67,9 @@ export interface Scene {
   mount(context: SceneContext): SceneInstance | Promise<SceneInstance>;
 }
 
-/** The width of the canvas's backing store at a pixel density of 1. */
+/** The size of the canvas's backing store at a pixel density of 1 (3:2). */
 export const BASE_WIDTH = 960;
+export const BASE_HEIGHT = 640;
 /** The most backing-store pixels per pixel of `BASE_WIDTH`. */
 const MAX_DENSITY = 2;
 

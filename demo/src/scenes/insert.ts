@@ -6,6 +6,7 @@
 import { drawIndex, drawRects, fitView, toWorld } from '../../../src/canvas.js';
 import { Quadtree, type Rect } from '../../../src/index.js';
 import {
+  BASE_HEIGHT,
   BASE_WIDTH,
   button,
   canvasPoint,
@@ -52,7 +53,7 @@ export const insertScene: Scene = {
   mount({ canvas, ctx, controls, stats, signal }) {
     // The world is the canvas at density 1: the same items and query on every screen.
     const width = BASE_WIDTH;
-    const height = (BASE_WIDTH * 2) / 3;
+    const height = BASE_HEIGHT;
     const bounds = { x: 0, y: 0, width, height };
     const view = fitView(bounds, canvas.width, canvas.height);
     const rng = random(1);
