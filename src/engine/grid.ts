@@ -278,8 +278,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
       minY[r] = INF;
       maxY[r] = -INF;
     }
-    const { x0, x1, y0, y1 } = rows;
-    const rslot = rows.slot;
+    const { box: rbox, slot: rslot } = rows;
     for (let k = 0; k < nl; k++) {
       const c = list[k]!;
       const L = levelOf(c);
@@ -297,18 +296,20 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
         const b = box[4 * e + 3]!;
         // Insertion into the row's sorted entries: only entries near a cell border move.
         let m = n++;
-        while (m > rs && x0[m - 1]! > ax) {
-          x0[m] = x0[m - 1]!;
-          x1[m] = x1[m - 1]!;
-          y0[m] = y0[m - 1]!;
-          y1[m] = y1[m - 1]!;
+        while (m > rs && rbox[4 * m - 4]! > ax) {
+          const j = 4 * m;
+          rbox[j] = rbox[j - 4]!;
+          rbox[j + 1] = rbox[j - 3]!;
+          rbox[j + 2] = rbox[j - 2]!;
+          rbox[j + 3] = rbox[j - 1]!;
           rslot[m] = rslot[m - 1]!;
           m--;
         }
-        x0[m] = ax;
-        x1[m] = bx;
-        y0[m] = a;
-        y1[m] = b;
+        const j = 4 * m;
+        rbox[j] = ax;
+        rbox[j + 1] = a;
+        rbox[j + 2] = bx;
+        rbox[j + 3] = b;
         rslot[m] = slot[e]!;
         if (a < lo) lo = a;
         if (b > hi) hi = b;
