@@ -145,6 +145,31 @@ function fitsLoose<T>(b: Box<T>, lb: readonly [number, number, number, number]):
   return b.minX >= lb[0] && b.minY >= lb[1] && b.maxX < lb[2] && b.maxY < lb[3];
 }
 
+/**
+ * Where an item placed with the box `b` in `cell` may move without being placed again: the
+ * cell's loose box, narrowed on each side where the cell has a neighbour to keep the item's
+ * centre in the cell (computed for b's size; a side that b itself passes keeps the loose bound).
+ */
+function fitOf<T>(
+  b: Box<T>,
+  world: { x: number; y: number; side: number },
+  cell: { depth: number; i: number; j: number },
+): [number, number, number, number] {
+  const s = world.side / 2 ** cell.depth;
+  const last = 2 ** cell.depth - 1;
+  const fit = looseOf(world, s, cell.i, cell.j);
+  const sides = [
+    [cell.i, b.minX, b.maxX, world.x + cell.i * s],
+    [cell.j, b.minY, b.maxY, world.y + cell.j * s],
+  ] as const;
+  sides.forEach(([k, lo, hi, start], axis) => {
+    const half = (hi - lo) / 2;
+    if (k > 0 && lo >= start - half) fit[axis] = start - half;
+    if (k < last && hi < start + s + half) fit[axis + 2] = start + s + half;
+  });
+  return fit;
+}
+
 /** Where the README's placement rule puts a fresh item, or 'outside'. */
 type Cell = { depth: number; i: number; j: number } | 'outside';
 
@@ -709,7 +734,7 @@ describe('placement: level from size, cell from centre', () => {
     );
   });
 
-  it('update(item) that moves an item out of its loose box places it as insert would', () => {
+  it('update(item) keeps an item in its cell while its centre stays in the cell and its box in the loose box, else places it as insert would', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...POW2_BOUNDS),
@@ -720,14 +745,13 @@ describe('placement: level from size, cell from centre', () => {
           const world = worldOf(bounds);
           const it = plainShape.make(0);
           plainShape.place(it, from);
+          const it0 = { ...it };
           const tree = new GridLooseQuadtree<Item>({ bounds, depth }).insert(it);
           const before = expectedCell(boxOf(it, it), world, depth);
           plainShape.place(it, to);
           expect(tree.update(it)).toBe(true);
           const b = boxOf(it, it);
-          const stays =
-            before !== 'outside' &&
-            fitsLoose(b, looseOf(world, world.side / 2 ** before.depth, before.i, before.j));
+          const stays = before !== 'outside' && fitsLoose(b, fitOf(boxOf(it0, it0), world, before));
           const cell = stays ? before : expectedCell(b, world, depth);
           const key = cell === 'outside' ? '0:0,0' : `${cell.depth}:${cell.i},${cell.j}`;
           expect([...countsByCell(recordVisit(tree), world)]).toEqual([[key, 1]]);
@@ -945,17 +969,17 @@ describe('placement and update(item)', () => {
     expect(tree.search({ x: 1000, y: -1000, width: 2, height: 2 })).toEqual([]);
   });
 
-  it('update(item) of an item that stays in its loose box leaves it in its cell (O(1)), else moves it to its new cell', () => {
+  it('update(item) leaves an item in its cell (O(1)) while its centre stays in the cell, else moves it to its new cell', () => {
     const tree = new GridLooseQuadtree<Item>({ bounds: B16, depth: 4 });
     const it = item(4.25, 4.25, 0.5, 0.5); // level 4, cell (4, 4), loose box [3.5, 5.5)
     const other = item(10, 10, 0.5, 0.5);
     tree.load([it, other]);
     expect(occupied(tree)).toContainEqual([4, 4, 4, 1]);
-    // moves inside the loose box (even past the cell's edges): the same cell
+    // moves with its centre in the cell [4, 5) (its box past the cell's edges): the same cell
     for (const [x, y] of [
-      [3.5, 3.5],
-      [4.9, 4.9],
-      [3.6, 4.99],
+      [3.75, 3.75],
+      [4.7, 4.7],
+      [3.8, 4.74],
     ] as const) {
       it.x = x;
       it.y = y;
@@ -963,11 +987,26 @@ describe('placement and update(item)', () => {
       expect(occupied(tree)).toContainEqual([4, 4, 4, 1]);
       expect(tree.searchPoint(x + 0.25, y + 0.25)).toEqual([it]);
     }
-    // touches the far side of the loose box (5.5): strictly inside is required, so it moves
-    it.x = 5;
+    // its centre leaves the cell, the box still in the loose box: it moves to its centre's cell.
+    // Across the lower edge (centre 3.95), back across that cell's upper edge (centre 4.05, the
+    // box in its loose box [2.5, 4.5)), then two cells on.
     it.y = 4.25;
-    tree.update(it);
-    expect(occupied(tree)).toContainEqual([4, 5, 4, 1]);
+    for (const [x, i] of [
+      [3.7, 3],
+      [3.8, 4],
+      [5, 5],
+    ] as const) {
+      it.x = x;
+      tree.update(it);
+      expect(occupied(tree)).toContainEqual([4, i, 4, 1]);
+    }
+    // on the world's edge, the centre may leave the grid while the box stays in the loose box
+    const edge = item(0.25, 8.25, 0.5, 0.5); // cell (0, 8), loose box [-0.5, 1.5)
+    tree.insert(edge);
+    edge.x = -0.4; // centre -0.15
+    tree.update(edge);
+    expect(occupied(tree)).toContainEqual([4, 0, 8, 1]);
+    tree.remove(edge);
     // grows: changes level
     it.width = 3;
     it.height = 3;

@@ -375,24 +375,54 @@ export abstract class GridCells<T> {
     cells[r + COUNT] = count + 1;
     store.pos[s] = count;
     store.node[s] = c;
-    // The fit box: the cell's loose box (empty for the outside list, so any move re-places it).
     if (this.fit.length < 4 * store.capacity) {
       const bigger = new Float64Array(4 * store.capacity);
       bigger.set(this.fit);
       this.fit = bigger;
     }
+    this.setFit(s, c, src, i);
+  }
+
+  /**
+   * Writes the fit box of slot s, in cell c with the box src[i..i+3]: where the box may move
+   * in O(1) (moveAll, update) before the item is placed again. Inside the cell's loose box (what
+   * queries and pairs rely on) and, on each side where the cell has a neighbour, with the item's
+   * centre inside the cell (for the item's present size). With the loose box alone, moving
+   * items drifted to its edges: the rows of the pair walk then reached half a cell into the next
+   * ones, and the crosses of adjacent rows kept 133k entries of the bench's 100k moving boxes
+   * after 200 frames, against 95k with every item in the cell of its centre. Empty for the
+   * outside list, so that any move places the item again. A side whose bound the box already
+   * passes (rounding) keeps the loose bound, so that no item is placed again at every move.
+   */
+  protected setFit(s: number, c: number, src: Float64Array, i: number): void {
     const fit = this.fit;
+    const f = 4 * s;
     if (c === this.outside) {
-      fit[4 * s] = INF;
-      fit[4 * s + 1] = INF;
-      fit[4 * s + 2] = -INF;
-      fit[4 * s + 3] = -INF;
-    } else {
-      const lb = this.looseBox(c);
-      fit[4 * s] = lb[0]!;
-      fit[4 * s + 1] = lb[1]!;
-      fit[4 * s + 2] = lb[2]!;
-      fit[4 * s + 3] = lb[3]!;
+      fit[f] = INF;
+      fit[f + 1] = INF;
+      fit[f + 2] = -INF;
+      fit[f + 3] = -INF;
+      return;
+    }
+    const lb = this.looseBox(c);
+    const L = levelOf(c);
+    const m = c - this.first[L]!;
+    const size = this.cellSize[L]!;
+    const last = (1 << L) - 1;
+    for (let axis = 0; axis < 2; axis++) {
+      const k = axis === 0 ? compact1by1(m) : compact1by1(m >>> 1);
+      const lo = src[i + axis]!;
+      const hi = src[i + axis + 2]!;
+      const half = (hi - lo) * 0.5;
+      // The cell spans lb[axis] + size / 2 to lb[axis + 2] - size / 2.
+      let a = lb[axis]!;
+      let b = lb[axis + 2]!;
+      const ta = a + 0.5 * size - half;
+      const tb = b - 0.5 * size + half;
+      if (k > 0 && ta > a && lo >= ta) a = ta;
+      if (k < last && tb < b && hi < tb) b = tb;
+      fit[f + axis] = a;
+      fit[f + axis + 2] = b;
     }
   }
 

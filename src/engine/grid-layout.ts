@@ -7,7 +7,7 @@
 // by one, which grows each bucket through every size class on the way.
 
 import { Buckets } from './buckets.js';
-import { CLASS, COUNT, GridCells, INF, levelOf, START, SUB } from './grid-cells.js';
+import { CLASS, COUNT, GridCells, levelOf, START, SUB } from './grid-cells.js';
 import { nextDepth, SAMPLE, samplePosition } from './grid-depth.js';
 
 /** The cells of a grid-loose quadtree with its whole-grid operations; LooseGrid adds the walks. */
@@ -109,9 +109,7 @@ export abstract class GridLayout<T> extends GridCells<T> {
       slot = new Int32Array(top);
     }
     if (this.fit.length < 4 * store.capacity) this.fit = new Float64Array(4 * store.capacity);
-    const fit = this.fit;
-    // The entries, and each item's fit box (its cell's loose box; empty outside the world, so
-    // that any move places it again).
+    // The entries, and each item's fit box (see setFit).
     for (let s = 0; s < used; s++) {
       if (items[s] === undefined) continue;
       const c = node[s]!;
@@ -125,11 +123,7 @@ export abstract class GridLayout<T> extends GridCells<T> {
       box[4 * e + 3] = src[4 * s + 3]!;
       slot[e] = s;
       pos[s] = p;
-      const lb = c === outside ? OUTSIDE_FIT : this.looseBox(c);
-      fit[4 * s] = lb[0]!;
-      fit[4 * s + 1] = lb[1]!;
-      fit[4 * s + 2] = lb[2]!;
-      fit[4 * s + 3] = lb[3]!;
+      this.setFit(s, c, src, 4 * s);
     }
     // The subtree counts: each level's cells into their parents, from the finest level up.
     const first = this.first;
@@ -143,6 +137,3 @@ export abstract class GridLayout<T> extends GridCells<T> {
     this.buckets.adopt(box, slot, top);
   }
 }
-
-// The fit box of an item outside the world: empty.
-const OUTSIDE_FIT = Float64Array.of(INF, INF, -INF, -INF);

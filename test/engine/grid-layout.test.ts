@@ -75,6 +75,9 @@ function gridError(tree: GridLooseQuadtree<Item>, exact: boolean): string | null
     cells: Int32Array;
     outside: number;
     depth: number;
+    x: number;
+    y: number;
+    side: number;
     first: Int32Array;
     levelCount: Int32Array;
     fit: Float64Array;
@@ -93,8 +96,32 @@ function gridError(tree: GridLooseQuadtree<Item>, exact: boolean): string | null
     if (buckets.slot[e] !== s) return `slot ${s}: its entry holds slot ${buckets.slot[e]}`;
     const box = [item.x, item.y, item.x + item.width, item.y + item.height];
     if (box.some((v, k) => buckets.box[4 * e + k] !== v)) return `slot ${s}: wrong box`;
-    const lb = c === outside ? [Infinity, Infinity, -Infinity, -Infinity] : [...g.looseBox(c)];
-    if (lb.some((v, k) => fit[4 * s + k] !== v)) return `slot ${s}: wrong fit box`;
+    if (c === outside) {
+      if ([Infinity, Infinity, -Infinity, -Infinity].some((v, k) => fit[4 * s + k] !== v))
+        return `slot ${s}: wrong fit box`;
+      continue;
+    }
+    // The loose box, narrowed where the cell has a neighbour to keep the centre in the cell.
+    const lb = [...g.looseBox(c)];
+    const side = (lb[2]! - lb[0]!) / 2;
+    for (const axis of [0, 1]) {
+      const half = (box[axis + 2]! - box[axis]!) / 2;
+      const start = lb[axis]! + side / 2;
+      const origin = axis === 0 ? g.x : g.y;
+      const tol = 1e-9 * side;
+      if (start > origin + tol && box[axis]! >= start - half) lb[axis] = start - half;
+      if (start + side < origin + g.side - tol && box[axis + 2]! < start + side + half)
+        lb[axis + 2] = start + side + half;
+    }
+    if (lb.some((v, k) => Math.abs(fit[4 * s + k]! - v) > 1e-9 * side)) {
+      return `slot ${s}: wrong fit box`;
+    }
+    const inside =
+      box[0]! >= fit[4 * s]! &&
+      box[1]! >= fit[4 * s + 1]! &&
+      box[2]! < fit[4 * s + 2]! &&
+      box[3]! < fit[4 * s + 3]!;
+    if (!inside) return `slot ${s}: its box leaves its fit box`;
   }
   const sub = Int32Array.from(count);
   for (let L = depth; L > 0; L--) {
