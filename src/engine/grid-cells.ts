@@ -82,7 +82,7 @@ export abstract class GridCells<T> {
   protected readonly lb = new Float64Array(4);
   /** The box around the items of the cell the pair walk is at. */
   protected readonly around = new Float64Array(4);
-  /** 4 per slot: the loose box of the item's cell, where it may move in O(1). */
+  /** 4 per slot: where the item's box may move in O(1) (see setFit). */
   protected fit = new Float64Array(4 * 64);
   /** The pair walk's items by row: 2^L rows at level L, from row 2^L - 1. */
   protected rows = new Rows(1);
@@ -253,7 +253,7 @@ export abstract class GridCells<T> {
     const maxY = src[i + 3]!;
     const f = 4 * s;
     if (minX >= fit[f]! && minY >= fit[f + 1]! && maxX < fit[f + 2]! && maxY < fit[f + 3]!) {
-      // Still inside its cell's loose box: O(1).
+      // Still inside its fit box: O(1).
       const e = 4 * (this.cells[4 * store.node[s]! + START]! + store.pos[s]!);
       const box = this.buckets.box;
       box[e] = minX;
@@ -265,7 +265,7 @@ export abstract class GridCells<T> {
     this.relocate(s, src, i);
   }
 
-  // Moves slot s, whose box src[i..i+3] left its cell's loose box, to the cell that fits it now.
+  // Moves slot s, whose box src[i..i+3] left its fit box, to the cell that fits it now.
   protected relocate(s: number, src: Float64Array, i: number): void {
     const { store, cells } = this;
     const c = store.node[s]!;
@@ -304,7 +304,7 @@ export abstract class GridCells<T> {
 
   /**
    * Gives every item its box from src[4 * slot..+3], as `move` would: the O(1) case (the box
-   * stays in its cell's loose box) inline, slot by slot; relocations through `move`.
+   * stays in its fit box) inline, slot by slot; relocations through `relocate`.
    */
   moveAll(src: Float64Array): void {
     const { store, cells } = this;

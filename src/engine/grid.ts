@@ -12,9 +12,9 @@
 // - Cells are numbered level by level, in Morton order within a level, so a cell's parent is
 //   its number shifted right by two and its four children are contiguous. Each cell counts the
 //   items in its subtree, so walks skip empty regions like a pointer quadtree would.
-// - An update that stays inside the item's cell's loose box is O(1); a relocation is O(1) plus
-//   the count updates up to the lowest common ancestor of the two cells (1-2 levels for small
-//   moves).
+// - An update that keeps the item's centre in its cell (and its box in the loose box) is O(1);
+//   a relocation is O(1) plus the count updates up to the lowest common ancestor of the two
+//   cells (1-2 levels for small moves).
 // - pairs() needs no dedupe: two items of one level can only overlap if their cells are
 //   neighbours (the strict far side guarantees a gap two cells apart), so each row of cells is
 //   swept on its own and with the next row (src/engine/rows.ts); an item meets coarser items
