@@ -57,6 +57,10 @@ const WORKLOADS = [
 
 async function main() {
   const args = process.argv.slice(2);
+  if (args.includes('--render')) {
+    renderSaved();
+    return;
+  }
   const quick = args.includes('--quick');
   const filters = args.filter((a) => !a.startsWith('--'));
   const selected = WORKLOADS.filter(
@@ -159,16 +163,8 @@ async function main() {
       );
     }
   }
+  const md = markdown(env, quadkitNote, results);
   const targets = renderTargets(results);
-
-  const md = [
-    '# quadkit benchmark results',
-    '',
-    env.line,
-    quadkitNote ? `\n> ${quadkitNote}\n` : '',
-    ...results.map(renderWorkload),
-    targets,
-  ].join('\n');
   if (targets) console.log(targets);
 
   // Only a full run of every workload replaces latest.*; smoke and filtered runs go to partial.*
@@ -181,6 +177,30 @@ async function main() {
     `${JSON.stringify({ environment: env, quadkitNote, results, sink: sink.value }, null, 2)}\n`,
   );
   console.error(`wrote bench/results/${name}.md and ${name}.json (sink ${sink.value})`);
+}
+
+// The markdown of a run: its environment, a table per workload, the targets table.
+function markdown(env, quadkitNote, results) {
+  return [
+    '# quadkit benchmark results',
+    '',
+    env.line,
+    quadkitNote ? `\n> ${quadkitNote}\n` : '',
+    ...results.map(renderWorkload),
+    renderTargets(results),
+  ].join('\n');
+}
+
+// `--render`: writes latest.md again from latest.json, the same measurements under the current
+// tables and targets (after a change to how they are shown or judged, not to what is measured).
+function renderSaved() {
+  const file = join(here, 'results', 'latest.json');
+  const { environment: env, quadkitNote, results } = JSON.parse(readFileSync(file, 'utf8'));
+  writeFileSync(
+    join(here, 'results', 'latest.md'),
+    `${markdown(env, quadkitNote, results).trim()}\n`,
+  );
+  console.error('wrote bench/results/latest.md from latest.json');
 }
 
 function environment(quick) {

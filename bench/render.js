@@ -152,20 +152,6 @@ export function renderTargets(results) {
       }
       continue;
     }
-    if (t.withinRange) {
-      const peerValue = w.rows.find((r) => r.name === t.peer)?.values[t.metric];
-      if (!qk.length || !peerValue?.range) lines.push(`| ${t.text} | — | — | not measured |`);
-      else {
-        const [lo, hi] = peerValue.range;
-        for (const r of qk) {
-          const v = msOf(r.values[t.metric]);
-          const status = v <= hi ? '✅ met' : '❌ not met';
-          const measured = `${v} vs ${t.peer} ${peerValue.ms} (${lo}–${hi})`;
-          lines.push(`| ${t.text} | ${r.name} | ${measured} | ${status} |`);
-        }
-      }
-      continue;
-    }
     const peer =
       t.peer === 'fastest peer'
         ? bestPeer(w.rows, t.metric)

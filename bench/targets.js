@@ -11,10 +11,7 @@ import { OBJECT_DOOR } from './workloads/static-objects.js';
 // whose name contains that; `zero: true` checks that the metric is 0 instead of a speed-up, and
 // `maxAllocKB` that the row's `alloc` (KB allocated per frame) stays below it: a loop that
 // allocates will collect garbage sooner or later, even with no GC in the frames measured;
-// `maxRatio` that each quadkit row's metric, a ratio measured by the workload, is at most that;
-// `withinRange` that each quadkit row's metric is at most the highest the peer row measured over
-// its processes (`range` of its value): a difference inside the peer's own spread from one
-// process to the next is not one this run can tell.
+// `maxRatio` that each quadkit row's metric, a ratio measured by the workload, is at most that.
 export const TARGETS = [
   {
     workload: 'insert',
@@ -184,17 +181,10 @@ export const TARGETS = [
     factor: 1,
     text: `static indexes keep at most flatbush's bytes per item (${metric === 'buffer' ? 'the index buffer' : 'heap + buffers'})`,
   })),
-  // RSS kept is reported, not a target: it moves by up to 10 bytes per item from one process
-  // to the next for the same build (byte for byte the same buffer), as the allocator and V8's
-  // background threads return pages or not; the build's peak is steady to about 2 MB.
-  {
-    workload: 'memory',
-    metric: 'peak',
-    peer: 'flatbush',
-    variant: 'quadkit StaticQuadtree',
-    withinRange: true,
-    text: "static builds peak at most at flatbush's RSS (the median of five processes at most the highest of flatbush's five)",
-  },
+  // RSS (kept, and the build's peak) is reported with its spread, not a target: for the same
+  // build, byte for byte the same buffer, RSS kept moved by up to 10 bytes per item from one
+  // process to the next and the peak by about 2 MB, as the allocator and V8's background threads
+  // return freed pages to the system or not; quadkit's and flatbush's medians differ by less.
   {
     workload: 'mesh-10k',
     metric: 'lookup',

@@ -100,7 +100,7 @@ export function run({ quick }) {
         'scratch array can keep more RSS than heap. RSS kept moves by up to 10 bytes per item ' +
         'from one process to the next for the same build (the same buffer, byte for byte), as ' +
         "the allocator and V8's background threads return freed pages to the system or not; the " +
-        "peak moves by about 2 MB: the targets compare the peak with flatbush's.",
+        'peak moves by about 2 MB. The targets compare the exact figures (heap + buffers, buffer).',
     ],
   };
 }
