@@ -1,9 +1,7 @@
 // The speed-up targets of `npm run bench`, each checked against named rows of one run (see
 // renderTargets in render.js).
 
-import { FLATBUSH_OBJECTS, TYPED_DOOR } from './workloads/dynamic.js';
-import { loadRow } from './workloads/load.js';
-import { OBJECT_DOOR } from './workloads/static-objects.js';
+import { FLATBUSH_OBJECTS, loadRow, OBJECT_DOOR, TYPED_DOOR } from './names.js';
 
 // Speed-up targets, checked against named rows (not just "the best peer").
 // Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only

@@ -23,6 +23,7 @@ import {
   toXYWH,
 } from '../data.js';
 import { gc, mean, median, now, sink } from '../measure.js';
+import { FLATBUSH_OBJECTS, TYPED_DOOR } from '../names.js';
 
 export const id = 'dynamic';
 
@@ -31,10 +32,6 @@ const MIN_SIZE = 2;
 const MAX_SIZE = 20;
 const MAX_SPEED = 2;
 const BOUNDS = { x: 0, y: 0, width: WORLD, height: WORLD };
-/** The name suffix of quadkit's typed-array row (TARGETS tells it from the object rows). */
-export const TYPED_DOOR = 'fromBoxes (typed)';
-/** The flatbush row fed the same objects as the other rows (TARGETS names it). */
-export const FLATBUSH_OBJECTS = 'flatbush rebuild+search, from the objects';
 
 // quadtree-js/-ts settings per N, from a sweep of maxLevels 5–8 × maxObjects 8/16/32 on the
 // clear+insert+retrieve frame below (median of 5 frames): flat within ~10% at 10k, maxLevels 6

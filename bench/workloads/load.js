@@ -8,16 +8,11 @@ import { quadtree as d3quadtree } from 'd3-quadtree';
 import RBush from 'rbush';
 import { randomBoxes, toMinMax, toXYWH } from '../data.js';
 import { median, now, settle, sink } from '../measure.js';
+import { loadRow } from '../names.js';
 
 export const id = 'load';
 
 const WORLD = 1000;
-
-/** The name of a quadkit load row: the index and its door (TARGETS pairs them). */
-export function loadRow(index, typed) {
-  const door = index === 'PointQuadtree' ? 'fromPoints' : 'fromBoxes';
-  return `quadkit ${index} ${typed ? `${door} (typed)` : 'load(objects)'}`;
-}
 
 export function run({ quick, quadkit }) {
   const n = quick ? 20_000 : 200_000;

@@ -8,9 +8,7 @@
 import Flatbush from 'flatbush';
 import KDBush from 'kdbush';
 import RBush from 'rbush';
-
-/** The row name suffix of quadkit's object door (TARGETS compares it with the typed row). */
-export const OBJECT_DOOR = 'from(objects)';
+import { OBJECT_DOOR } from '../names.js';
 
 // rbush over { x, y, width, height } objects: its documented way for another item format.
 class ObjectRBush extends RBush {
