@@ -163,8 +163,8 @@ async function main() {
       );
     }
   }
-  const md = markdown(env, quadkitNote, results);
   const targets = renderTargets(results);
+  const md = markdown(env, quadkitNote, results, targets);
   if (targets) console.log(targets);
 
   // Only a full run of every workload replaces latest.*; smoke and filtered runs go to partial.*
@@ -180,14 +180,14 @@ async function main() {
 }
 
 // The markdown of a run: its environment, a table per workload, the targets table.
-function markdown(env, quadkitNote, results) {
+function markdown(env, quadkitNote, results, targets) {
   return [
     '# quadkit benchmark results',
     '',
     env.line,
     quadkitNote ? `\n> ${quadkitNote}\n` : '',
     ...results.map(renderWorkload),
-    renderTargets(results),
+    targets,
   ].join('\n');
 }
 
@@ -198,7 +198,7 @@ function renderSaved() {
   const { environment: env, quadkitNote, results } = JSON.parse(readFileSync(file, 'utf8'));
   writeFileSync(
     join(here, 'results', 'latest.md'),
-    `${markdown(env, quadkitNote, results).trim()}\n`,
+    `${markdown(env, quadkitNote, results, renderTargets(results)).trim()}\n`,
   );
   console.error('wrote bench/results/latest.md from latest.json');
 }

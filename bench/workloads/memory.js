@@ -47,11 +47,11 @@ export function run({ quick }) {
       );
       const sorted = (key) => runs.map((r) => r[key]).sort((a, b) => a - b);
       const median = (key) => sorted(key)[2];
-      // RSS moves from one process to the next (by up to 8 bytes per item for the same build,
+      // RSS moves from one process to the next (by up to 12 bytes per item for the same build,
       // byte for byte the same buffer): the lowest and highest of the five go beside the median.
       const spread = (key) => {
         const v = sorted(key);
-        return { ms: v[2], tag: `${v[0]}–${v[4]}`, range: [v[0], v[4]] };
+        return { ms: v[2], tag: `${v[0]}–${v[4]}` };
       };
       if (kind === 'static') exact.push(`${name} ${median('heapBytes').toLocaleString('en-US')}`);
       rows.push({
@@ -97,7 +97,7 @@ export function run({ quick }) {
     notes: [
       `Heap + buffers kept by the static indexes, in bytes: ${exact.join('; ')}.`,
       'RSS counts pages the process touched, heap what V8 reports: a build that frees a large ' +
-        'scratch array can keep more RSS than heap. RSS kept moves by up to 10 bytes per item ' +
+        'scratch array can keep more RSS than heap. RSS kept moves by up to 12 bytes per item ' +
         'from one process to the next for the same build (the same buffer, byte for byte), as ' +
         "the allocator and V8's background threads return freed pages to the system or not; the " +
         'peak moves by about 2 MB. The targets compare the exact figures (heap + buffers, buffer).',

@@ -44,7 +44,7 @@ function staticBoxes(quadkitMs: number, flatbushMs: number): Result {
 }
 
 function memory(heap: Record<string, number>): Result {
-  const rss = { ms: 35, tag: '30–40', range: [30, 40] };
+  const rss = { ms: 35, tag: '30–40' };
   return {
     id: 'memory',
     rows: Object.entries(heap).map(([name, bytes]) => ({
