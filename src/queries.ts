@@ -24,8 +24,6 @@ import {
   readQueryRect,
 } from './validate.js';
 
-const noPair = (): void => {};
-
 // Puts four query numbers in the engine's argument array.
 function stage(a: number, b: number, c: number, d: number): Float64Array {
   BOUNDS[0] = a;
@@ -44,14 +42,6 @@ function stage(a: number, b: number, c: number, d: number): Float64Array {
 export abstract class QueryIndex<T> {
   /** @internal */
   protected readonly engine: QueryEngine;
-  private pairCallback: PairCallback<T> = noPair;
-  private pairItems: readonly T[] | null = null;
-  // Maps a pair of slots to the user's callback; made once, so pairs() allocates nothing.
-  private readonly emitPair = (a: number, b: number): void => {
-    const items = this.pairItems;
-    if (items === null) this.pairCallback(a as T, b as T);
-    else this.pairCallback(items[a]!, items[b]!);
-  };
 
   /** @internal */
   protected constructor(engine: QueryEngine) {
@@ -275,15 +265,8 @@ export abstract class QueryIndex<T> {
    */
   pairs(callback: PairCallback<T>): void {
     checkFunction('callback', callback);
-    this.notWalking('pairs');
-    this.pairCallback = callback;
-    this.pairItems = this.slotItems();
-    try {
-      this.pairSlots(this.emitPair);
-    } finally {
-      this.pairCallback = noPair;
-      this.pairItems = null;
-    }
+    // The engine maps slots to items itself: one call per pair, straight to the callback.
+    this.walkPairs(callback as unknown as (a: number, b: number) => void, this.slotItems());
   }
 
   /**
@@ -338,10 +321,19 @@ export abstract class QueryIndex<T> {
    */
   pairSlots(callback: (a: number, b: number) => void): void {
     checkFunction('callback', callback);
+    this.walkPairs(callback, null);
+  }
+
+  // The pair walk behind `pairs` and `pairSlots`: the callback gets items[slot] (items given)
+  // or the slots.
+  private walkPairs(
+    callback: (a: number, b: number) => void,
+    items: readonly unknown[] | null,
+  ): void {
     this.notWalking('pairs');
     this.engine.walking++;
     try {
-      this.engine.pairs(callback);
+      this.engine.pairs(callback, items);
     } finally {
       this.engine.walking--;
     }

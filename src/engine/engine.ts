@@ -50,8 +50,11 @@ export interface QueryEngine {
   nearest(metric: number, q: Float64Array, qi: number, k: number): number;
   /** The k-best heap of `nearest`; after it, `best.keys[i]` is the key of `results[i]`. */
   readonly best: KBest;
-  /** Calls back once for every overlapping pair of slots. */
-  pairs(callback: (a: number, b: number) => void): void;
+  /**
+   * Calls back once for every overlapping pair of slots: with the slots, or with items[slot]
+   * when `items` is given.
+   */
+  pairs(callback: (a: number, b: number) => void, items: readonly unknown[] | null): void;
   /** Calls back for every node or cell, parents first; `true` skips the children. */
   visit(callback: (node: NodeView) => unknown): void;
 }

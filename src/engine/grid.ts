@@ -175,7 +175,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
    * with the next row of its level and with the rows of coarser levels its items can reach;
    * finally the outside list meets everything.
    */
-  pairs(callback: (a: number, b: number) => void): void {
+  pairs(callback: (a: number, b: number) => void, items: readonly unknown[] | null): void {
     const cells = this.cells;
     const { box, slot } = this.buckets;
     const o = 4 * this.outside;
@@ -183,19 +183,27 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
     const oTo = oFrom + cells[o + COUNT]!;
     // The outside list against itself.
     const pairs = this.outsidePairs;
-    pairs.scan(box, slot, oFrom, oTo, box, slot, 0, 0, callback);
-    pairs.flush(callback);
-    const total = cells[SUB]!;
-    if (total === 0) return;
     const rows = this.rows;
-    rows.enter();
+    // Both report items[slot] when items are given (not kept after the walk).
+    pairs.items = items;
+    rows.items = items;
     try {
-      this.pairRows(callback);
+      pairs.scan(box, slot, oFrom, oTo, box, slot, 0, 0, callback);
+      pairs.flush(callback);
+      const total = cells[SUB]!;
+      if (total === 0) return;
+      rows.enter();
+      try {
+        this.pairRows(callback);
+      } finally {
+        rows.leave();
+      }
+      // The outside list against the tree's items.
+      if (oTo > oFrom) rows.against(box, slot, oFrom, oTo, total, callback);
     } finally {
-      rows.leave();
+      pairs.items = null;
+      rows.items = null;
     }
-    // The outside list against the tree's items.
-    if (oTo > oFrom) rows.against(box, slot, oFrom, oTo, total, callback);
   }
 
   // The pairs among the tree's items (see `pairs`).

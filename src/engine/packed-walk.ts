@@ -272,10 +272,15 @@ export function searchCirclePoints(tree: PackedTree, x: number, y: number, r: nu
 }
 
 /**
- * Calls `callback(a, b)` once for every pair of items whose boxes overlap: each leaf queries
+ * Calls `callback(a, b)` once for every pair of items whose boxes overlap (with items[a] and
+ * items[b] when `items` is given): each leaf queries
  * the tree for the leaves after it that overlap its box.
  */
-export function pairs(tree: PackedTree, callback: (a: number, b: number) => void): void {
+export function pairs(
+  tree: PackedTree,
+  callback: (a: number, b: number) => void,
+  items: readonly unknown[] | null,
+): void {
   const { boxes, emit, numItems } = tree;
   // Its own answer array: the callback may run queries, which write `results`.
   tree.pairOut ??= new Int32Array(Math.min(Math.max(numItems, 1), FIRST_RESULTS));
@@ -283,6 +288,11 @@ export function pairs(tree: PackedTree, callback: (a: number, b: number) => void
     const n = searchRect(tree, boxes, 4 * p, 0, Number.POSITIVE_INFINITY, tree.pairOut, 0, p, 0);
     const out = tree.pairOut;
     const a = emit === POSITIONS ? p : emit[p]!;
-    for (let i = 0; i < n; i++) callback(a, out[i]!);
+    if (items === null) {
+      for (let i = 0; i < n; i++) callback(a, out[i]!);
+      continue;
+    }
+    const mapped = callback as unknown as (a: unknown, b: unknown) => void;
+    for (let i = 0; i < n; i++) mapped(items[a], items[out[i]!]);
   }
 }

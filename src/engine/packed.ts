@@ -296,8 +296,8 @@ export class PackedTree {
   }
 
   /** Calls `callback(a, b)` once for every pair of items whose boxes overlap. */
-  pairs(callback: (a: number, b: number) => void): void {
-    pairs(this, callback);
+  pairs(callback: (a: number, b: number) => void, items: readonly unknown[] | null): void {
+    pairs(this, callback, items);
   }
 
   /**

@@ -7,6 +7,25 @@ const BLOCK = 32;
 const PAIR_ROOM = 8 * BLOCK * BLOCK;
 
 /**
+ * Calls `callback` for the n / 2 pairs of slots in `out`: with the slots, or with items[slot] when
+ * `items` is given (the front door's items, mapped here: no wrapper call per pair between the
+ * walk and the user's callback).
+ */
+export function report(
+  out: Int32Array,
+  n: number,
+  callback: (a: number, b: number) => void,
+  items: readonly unknown[] | null,
+): void {
+  if (items === null) {
+    for (let k = 0; k < n; k += 2) callback(out[k]!, out[k + 1]!);
+    return;
+  }
+  const mapped = callback as unknown as (a: unknown, b: unknown) => void;
+  for (let k = 0; k < n; k += 2) mapped(items[out[k]!], items[out[k + 1]!]);
+}
+
+/**
  * The pair scans of the trees: each overlapping pair is written to a buffer without branching on
  * the outcome of the test, and the buffer is reported to the callback in a tight loop (as the
  * grid's row sweeps do, see rows.ts). The scans work block by block and the buffer is flushed
@@ -18,6 +37,8 @@ export class PairBuffer {
   readonly out = new Int32Array(PAIR_ROOM);
   /** Numbers in `out` not yet reported. */
   n = 0;
+  /** The walk's items, to report items[slot] for each slot; null: report the slots. */
+  items: readonly unknown[] | null = null;
 
   /**
    * Reports each overlapping pair within entries [from, to), and each pair of one of the frame
@@ -76,7 +97,7 @@ export class PairBuffer {
   flush(callback: (a: number, b: number) => void): void {
     const { out, n } = this;
     this.n = 0;
-    for (let k = 0; k < n; k += 2) callback(out[k]!, out[k + 1]!);
+    report(out, n, callback, this.items);
   }
 
   // Flushes unless the buffer has room for a block pair's pairs.

@@ -7,7 +7,8 @@ import type { RegionTree } from './tree.js';
 import { CHILD, COUNT, START, SUB } from './tree-nodes.js';
 
 /**
- * Calls `callback(slotA, slotB)` once for every pair of items of `tree` whose boxes overlap.
+ * Calls `callback(slotA, slotB)` once for every pair of items of `tree` whose boxes overlap
+ * (with items[slot] for each slot when `items` is given).
  *
  * One depth-first walk. Each node carries a "frame": copies of the entries outside its subtree
  * that may overlap entries inside it (those of its ancestors, and of its earlier siblings'
@@ -15,11 +16,16 @@ import { CHILD, COUNT, START, SUB } from './tree-nodes.js';
  * against the frame, so each pair is met exactly once: at the node of the item the walk
  * reaches later.
  */
-export function pairs(tree: RegionTree<unknown>, callback: (a: number, b: number) => void): void {
+export function pairs(
+  tree: RegionTree<unknown>,
+  callback: (a: number, b: number) => void,
+  items: readonly unknown[] | null,
+): void {
   tree.flush();
   const { lk, geo, pairBuffer: pairs } = tree;
   const { box, slot } = tree.buckets;
   pairs.n = 0;
+  pairs.items = items;
   let stack = tree.pairStack;
   let sp = 0;
   let top = 0; // end of the live frames

@@ -427,8 +427,12 @@ export class RegionTree<T> implements Engine<T> {
    * Calls `callback(slotA, slotB)` once for every pair of items whose boxes overlap (see
    * tree-pairs.ts).
    */
-  pairs(callback: (a: number, b: number) => void): void {
-    pairs(this, callback);
+  pairs(callback: (a: number, b: number) => void, items: readonly unknown[] | null): void {
+    try {
+      pairs(this, callback, items);
+    } finally {
+      this.pairBuffer.items = null;
+    }
   }
 
   /**

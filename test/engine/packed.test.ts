@@ -161,7 +161,10 @@ describe('PackedTree.answerPositions()', () => {
       expect(seen).toBeGreaterThan(1000);
       const pairsOf = (tree: PackedTree, map: (a: number) => number) => {
         const out: string[] = [];
-        tree.pairs((a, b) => out.push(`${Math.min(map(a), map(b))},${Math.max(map(a), map(b))}`));
+        tree.pairs(
+          (a, b) => out.push(`${Math.min(map(a), map(b))},${Math.max(map(a), map(b))}`),
+          null,
+        );
         return out.sort();
       };
       const want = pairsOf(byIndex, (a) => a);
