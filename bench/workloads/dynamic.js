@@ -541,30 +541,37 @@ export async function run({ quick, quadkit, part }) {
   if (quadkit && typeof quadkit.GridLooseQuadtree !== 'function') {
     warnings.push('quadkit GridLooseQuadtree not measured: dist has no GridLooseQuadtree export');
   }
-  const rows = [];
   const workers = quick ? 1 : WORKERS;
-  for (const { name } of rowDefs({ quadkit })) {
-    try {
-      const runs = [];
-      for (let k = 0; k < workers; k++) {
+  // Round k runs every row's k-th worker, so that each row's runs are spread over the whole
+  // table's time: the machine's speed drifts by tens of percent over minutes here, and a row
+  // whose runs all fell in one slow stretch compared badly with its neighbours.
+  const defs = rowDefs({ quadkit });
+  const runs = defs.map(() => []);
+  const failed = defs.map(() => null);
+  for (let k = 0; k < workers; k++) {
+    for (const [i, { name }] of defs.entries()) {
+      if (failed[i] !== null) continue;
+      try {
         const r = await inWorker({ quick, n, name, withQuadkit: !!quadkit });
         sink.value += r.sink;
         delete r.sink;
-        runs.push(r);
+        runs[i].push(r);
+      } catch (e) {
+        failed[i] = String(e?.message ?? e).split('\n')[0];
       }
-      rows.push(medianWorker(runs));
-    } catch (e) {
-      const msg = String(e?.message ?? e).split('\n')[0];
-      warnings.push(`${name}: failed (${msg})`);
-      rows.push({
-        name,
-        quadkit: name.startsWith('quadkit'),
-        values: { frame: { na: 'failed' } },
-        counts: new Int32Array(maxFrames).fill(-1),
-        sums: new Int32Array(maxFrames),
-      });
     }
   }
+  const rows = defs.map(({ name }, i) => {
+    if (failed[i] === null) return medianWorker(runs[i]);
+    warnings.push(`${name}: failed (${failed[i]})`);
+    return {
+      name,
+      quadkit: name.startsWith('quadkit'),
+      values: { frame: { na: 'failed' } },
+      counts: new Int32Array(maxFrames).fill(-1),
+      sums: new Int32Array(maxFrames),
+    };
+  });
   const calibration = rows.pop();
   const { boxes, pos0, vel0 } = scene(n);
   // The depth GridLooseQuadtree chooses at load for this scene (for the notes).
@@ -653,7 +660,8 @@ export async function run({ quick, quadkit, part }) {
       'earlier frames, so their means may differ slightly).',
     (workers === 1
       ? 'Each row runs in a worker thread of its own'
-      : `Each row is the median of ${workers} runs by mean frame, each in a worker thread of its own`) +
+      : `Each row is the median of ${workers} runs by mean frame (the rows take turns: every ` +
+        "row's first run, then every row's second, and so on), each in a worker thread of its own") +
       ' (a fresh V8 isolate: no heap or JIT state left by other rows). GC events: collections ' +
       'of any kind (v8.GCProfiler) during the measured frames, which start after a full gc(); ' +
       'allocated KB/frame: heap growth over the measured frames plus what each collection ' +
