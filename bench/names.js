@@ -10,6 +10,13 @@ export const TYPED_DOOR = 'fromBoxes (typed)';
 /** The flatbush row of the moving scene fed the same objects as the other rows (TARGETS names it). */
 export const FLATBUSH_OBJECTS = 'flatbush rebuild+search, from the objects';
 
+/**
+ * The memory row of flatbush fed the objects, with the array of the items its answers index into
+ * (what a flatbush user keeps to give the objects back; TARGETS compares from(objects) with it).
+ */
+export const FLATBUSH_OBJECTS_MEMORY =
+  'flatbush, objects (with the array of items its indices map to)';
+
 /** The name of a load row: the dynamic index and its door (TARGETS pairs them). */
 export function loadRow(index, typed) {
   const door = index === 'PointQuadtree' ? 'fromPoints' : 'fromBoxes';

@@ -1,7 +1,13 @@
 // The speed-up targets of `npm run bench`, each checked against named rows of one run (see
 // renderTargets in render.js).
 
-import { FLATBUSH_OBJECTS, loadRow, OBJECT_DOOR, TYPED_DOOR } from './names.js';
+import {
+  FLATBUSH_OBJECTS,
+  FLATBUSH_OBJECTS_MEMORY,
+  loadRow,
+  OBJECT_DOOR,
+  TYPED_DOOR,
+} from './names.js';
 
 // Speed-up targets, checked against named rows (not just "the best peer").
 // Optional: `n` picks one part of a multi-part workload (the result's `n`); `variant` keeps only
@@ -177,8 +183,19 @@ export const TARGETS = [
     peer: 'flatbush',
     variant: 'quadkit StaticQuadtree',
     factor: 1,
+    // What releasing from(objects) frees holds the items too: it is compared with flatbush and the
+    // array of the items its answers index into (below).
+    ...(metric === 'heap' ? { without: OBJECT_DOOR } : {}),
     text: `static indexes keep at most flatbush's bytes per item (${metric === 'buffer' ? 'the index buffer' : 'heap + buffers'})`,
   })),
+  {
+    workload: 'memory',
+    metric: 'heap',
+    peer: FLATBUSH_OBJECTS_MEMORY,
+    variant: `quadkit StaticQuadtree ${OBJECT_DOOR}`,
+    factor: 1,
+    text: 'from(objects) keeps at most what flatbush fed the objects keeps with the array of items its answers index into (heap + buffers)',
+  },
   // RSS (kept, and the build's peak) is reported with its spread, not a target: for the same
   // build, byte for byte the same buffer, RSS kept moved by up to 12 bytes per item from one
   // process to the next and the peak by about 2 MB, as the allocator and V8's background threads

@@ -7,6 +7,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { FLATBUSH_OBJECTS_MEMORY } from '../names.js';
 
 export const id = 'memory';
 
@@ -18,6 +19,7 @@ const ROWS = [
   ['quadkit StaticQuadtree from(objects)', true, 'static-objects', 'static'],
   ['quadkit StaticQuadtree fromPoints', true, 'static-points', 'static'],
   ['flatbush', false, 'flatbush', 'static'],
+  [FLATBUSH_OBJECTS_MEMORY, false, 'flatbush-objects', 'static'],
   ['kdbush (points)', false, 'kdbush', 'static'],
   ['rbush load', false, 'rbush', 'static'],
   ['quadkit Quadtree load', true, 'quadtree', 'dynamic'],
@@ -101,6 +103,11 @@ export function run({ quick }) {
         'from one process to the next for the same build (the same buffer, byte for byte), as ' +
         "the allocator and V8's background threads return freed pages to the system or not; the " +
         'peak moves by about 2 MB. The targets compare the exact figures (heap + buffers, buffer).',
+      `"${FLATBUSH_OBJECTS_MEMORY}": flatbush built from the same objects as from(objects), ` +
+        "and the array of the items that a caller keeps to turn flatbush's answers (indices) " +
+        'back into objects, here a copy of it (8 bytes per item); from(objects) keeps its own ' +
+        "copy, in curve order, and needs the caller's array no more. The heap + buffers target " +
+        'compares from(objects) with this row and the typed-array builds with flatbush.',
     ],
   };
 }
