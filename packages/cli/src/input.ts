@@ -157,9 +157,6 @@ async function* readNdjson(file: string, input: Readable): AsyncGenerator<Source
   }
 }
 
-// What stream-json's array streamer throws when the value it streams is not an array.
-const NOT_AN_ARRAY = 'Top-level object should be an array.';
-
 // GeoJSON: the elements of `features` (or of a top-level array) are parsed one by one; a
 // single feature or geometry is read whole.
 async function* readGeojson(file: string, input: Readable, first: string): AsyncGenerator<Sourced> {
@@ -167,7 +164,16 @@ async function* readGeojson(file: string, input: Readable, first: string): Async
   // Each stage's error ends the last one, where the loop below reads it.
   // Values come packed, not piece by piece: a quarter faster, and no value is large.
   const stages: Duplex[] = [parser({ streamValues: false })];
-  if (first === '{') stages.push(pick.asStream({ filter: /^features$/ }));
+  // Whether the picked `features` value opens with something else than an array, seen on its
+  // first token (the array streamer then fails, in words of its own).
+  let notAnArray = false;
+  if (first === '{') {
+    const features = pick.asStream({ filter: /^features$/ });
+    features.once('data', (token: { name: string }) => {
+      notAnArray = token.name !== 'startArray';
+    });
+    stages.push(features);
+  }
   stages.push(streamArray.asStream());
   const elements = stages.reduce<Readable>((from, to) => from.pipe(to), input);
   for (const stage of [input, ...stages.slice(0, -1)])
@@ -184,7 +190,7 @@ async function* readGeojson(file: string, input: Readable, first: string): Async
     if (e instanceof CliError) throw e;
     // A `features` member that is not an array (a feature's foreign member, or a collection
     // refused in the words of the whole-file reader): read whole, below.
-    if (!(count === 0 && first === '{' && (e as Error).message === NOT_AN_ARRAY))
+    if (!(count === 0 && notAnArray))
       throw new CliError(`${file}: not valid JSON (${(e as Error).message})`);
   }
   // A GeoJSON object without a `features` array: one feature or one geometry (or an empty
