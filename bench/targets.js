@@ -15,7 +15,8 @@ import {
 // whose name contains that; `zero: true` checks that the metric is 0 instead of a speed-up, and
 // `maxAllocKB` that the row's `alloc` (KB allocated per frame) stays below it: a loop that
 // allocates will collect garbage sooner or later, even with no GC in the frames measured;
-// `maxRatio` that each quadkit row's metric, a ratio measured by the workload, is at most that.
+// `maxRatio` that each quadkit row's metric, a ratio measured by the workload, is at most that;
+// `steady: true` marks exact figures (the same in every run), which get no margin note.
 export const TARGETS = [
   {
     workload: 'insert',
@@ -179,6 +180,8 @@ export const TARGETS = [
   })),
   ...['buffer', 'heap'].map((metric) => ({
     workload: 'memory',
+    // Exact figures, the same from one run to the next: no margin note.
+    steady: true,
     metric,
     peer: 'flatbush',
     variant: 'quadkit StaticQuadtree',
@@ -190,6 +193,8 @@ export const TARGETS = [
   })),
   {
     workload: 'memory',
+    // Exact figures, the same from one run to the next: no margin note.
+    steady: true,
     metric: 'heap',
     peer: FLATBUSH_OBJECTS_MEMORY,
     variant: `quadkit StaticQuadtree ${OBJECT_DOOR}`,

@@ -72,6 +72,19 @@ describe('renderTargets', () => {
     expect(verdict(60)).toContain('❌ not met');
   });
 
+  it('says when a verdict lies within 3% of its target, either way', () => {
+    const verdict = (quadkitMs: number) =>
+      line(
+        render.renderTargets([staticBoxes(quadkitMs, 100)]),
+        STATIC_BUILD,
+        'quadkit StaticQuadtree',
+      );
+    expect(verdict(49.5)).toContain('✅ met (within 3% of the target');
+    expect(verdict(50.5)).toContain('❌ not met (within 3% of the target');
+    expect(verdict(40)).not.toContain('within');
+    expect(verdict(60)).not.toContain('within');
+  });
+
   it('says nothing of the targets whose workload the run did not measure', () => {
     expect(render.renderTargets([staticBoxes(40, 100)])).not.toContain('static indexes keep');
     expect(render.renderTargets([])).toBe('');
@@ -110,6 +123,8 @@ describe('renderTargets', () => {
     };
     expect(verdict(46.4)).toContain('✅ met');
     expect(verdict(46.5)).toContain('❌ not met');
+    // Exact figures move by nothing from run to run: no margin note.
+    expect(verdict(46.5)).not.toContain('within');
   });
 });
 
