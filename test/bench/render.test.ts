@@ -58,31 +58,28 @@ function memory(heap: Record<string, number>): Result {
   };
 }
 
+// The verdict on the static build target of a quadkit build of quadkitMs against flatbush's 100.
+function buildVerdict(quadkitMs: number): string | undefined {
+  return line(
+    render.renderTargets([staticBoxes(quadkitMs, 100)]),
+    STATIC_BUILD,
+    'quadkit StaticQuadtree',
+  );
+}
+
 describe('renderTargets', () => {
   it('marks a speed-up target met when the quadkit row is at least `factor` times faster than the named peer', () => {
-    const verdict = (quadkitMs: number) =>
-      line(
-        render.renderTargets([staticBoxes(quadkitMs, 100)]),
-        STATIC_BUILD,
-        'quadkit StaticQuadtree',
-      );
-    expect(verdict(40)).toContain('2.50× vs flatbush');
-    expect(verdict(40)).toContain('✅ met');
-    expect(verdict(60)).toContain('1.67× vs flatbush');
-    expect(verdict(60)).toContain('❌ not met');
+    expect(buildVerdict(40)).toContain('2.50× vs flatbush');
+    expect(buildVerdict(40)).toContain('✅ met');
+    expect(buildVerdict(60)).toContain('1.67× vs flatbush');
+    expect(buildVerdict(60)).toContain('❌ not met');
   });
 
   it('says when a verdict lies within 3% of its target, either way', () => {
-    const verdict = (quadkitMs: number) =>
-      line(
-        render.renderTargets([staticBoxes(quadkitMs, 100)]),
-        STATIC_BUILD,
-        'quadkit StaticQuadtree',
-      );
-    expect(verdict(49.5)).toContain('✅ met (within 3% of the target');
-    expect(verdict(50.5)).toContain('❌ not met (within 3% of the target');
-    expect(verdict(40)).not.toContain('within');
-    expect(verdict(60)).not.toContain('within');
+    expect(buildVerdict(49.5)).toContain('✅ met (within 3% of the target');
+    expect(buildVerdict(50.5)).toContain('❌ not met (within 3% of the target');
+    expect(buildVerdict(40)).not.toContain('within');
+    expect(buildVerdict(60)).not.toContain('within');
   });
 
   it('says nothing of the targets whose workload the run did not measure', () => {
