@@ -273,8 +273,8 @@ export function searchCirclePoints(tree: PackedTree, x: number, y: number, r: nu
 
 /**
  * Calls `callback(a, b)` once for every pair of items whose boxes overlap (with items[a] and
- * items[b] when `items` is given): each leaf queries
- * the tree for the leaves after it that overlap its box.
+ * items[b] when `items` is given): each leaf queries the tree for the leaves after it that
+ * overlap its box.
  */
 export function pairs(
   tree: PackedTree,
