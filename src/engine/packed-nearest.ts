@@ -37,28 +37,46 @@ export function nearest(
   const root = levelEnd[levelEnd.length - 1]! - 1;
   // In a tree of points, first a greedy descent to the nearest leaf group, scanned, so that the
   // best-first walk starts with a bound and queues only the nodes within it (on the cities,
-  // k = 1: 80 -> 21 pushes per query). The walk then skips that group.
+  // k = 1: 80 -> 21 pushes per query). The children met on the way down keep their keys and
+  // start the walk, those within the bound, the path itself left out (its nodes' children are
+  // among them, and its leaf group is scanned): no node's key is computed twice.
   let pos = root;
   let l = points ? levelEnd.length - 1 : 0;
+  const metNodes = tree.stack;
+  const metKeys = tree.descentKeys();
+  let met = 0;
   while (l > 1) {
     const first = tree.childRange(pos, l);
     const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
     let near = -1;
     let nearKey = cutLimit;
+    let nearAt = -1;
     for (let n = first; n < end; n++) {
       const key = nodeKey(boxes, n, points, metric, a, b, c, d);
+      metNodes[met] = n;
+      metKeys[met++] = key;
       if (key <= nearKey) {
         near = n;
         nearKey = key;
+        nearAt = met - 1;
       }
     }
     if (near < 0) break;
+    // On the path: not queued.
+    metNodes[nearAt] = -1;
     pos = near;
     l--;
   }
   const greedy = l === 1 ? pos : -1;
   if (greedy >= 0) scanGroup(tree, greedy, points, metric, q, qi, limit);
-  queue.push(root, 0);
+  if (points) {
+    let bound = cutLimit;
+    if (best.full) bound = Math.min(bound, squaredCut(best.worst()));
+    for (let m = 0; m < met; m++) {
+      const n = metNodes[m]!;
+      if (n >= 0 && metKeys[m]! <= bound) queue.push(n, metKeys[m]!);
+    }
+  } else queue.push(root, 0);
   while (queue.length > 0) {
     let bound = cutLimit;
     if (best.full) {

@@ -63,6 +63,9 @@ export class PackedTree {
   readonly stack: Int32Array;
   readonly queue = new NodeQueue();
   readonly best = new KBest();
+  // The keys of the nodes a nearest-first search meets on its way down (see packed-nearest.ts),
+  // made at the first such search.
+  private metKeys: Float64Array | null = null;
   private readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
   // Whether every leaf box is a point (1), not (0), or not yet known (-1).
   private pointLeaves = -1;
@@ -95,6 +98,17 @@ export class PackedTree {
     this.emit = POSITIONS;
     this.runs = 1;
     this.best.order = this.indices;
+  }
+
+  /**
+   * Room for the keys of the children met on a descent from the root to a leaf group (at most
+   * min(nodeSize, numItems) per level); `stack` holds their nodes.
+   */
+  descentKeys(): Float64Array {
+    this.metKeys ??= new Float64Array(
+      Math.min(this.nodeSize, this.numItems) * this.levelEnd.length,
+    );
+    return this.metKeys;
   }
 
   /** The number of nodes, leaves included. */
