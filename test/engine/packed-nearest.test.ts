@@ -48,6 +48,35 @@ describe('StaticQuadtree nearest over points', () => {
     );
   });
 
+  it('nearest(x, y, k, maxDistance) equals brute force for node sizes from 2 to more than the items, with limits that stop the first descent early', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 999 })), {
+          minLength: 1,
+          maxLength: 400,
+        }),
+        fc.constantFrom(2, 3, 7, 16, 64, 1000),
+        fc.tuple(fc.integer({ min: -100, max: 1100 }), fc.integer({ min: -100, max: 1100 })),
+        fc.oneof(fc.constant(INF), fc.integer({ min: 1, max: 12 })),
+        fc.oneof(fc.constant(INF), fc.integer({ min: 0, max: 300 })),
+        (raw, nodeSize, [x, y], k, maxDistance) => {
+          const flat = raw.flat();
+          const tree = StaticQuadtree.fromPoints(flat, { nodeSize });
+          const boxes = boxesOf(
+            raw.map((_, i) => i),
+            (i) => ({ x: flat[2 * i]!, y: flat[2 * i + 1]!, width: 0, height: 0 }),
+          );
+          // Twice: the second search reuses the first one's scratch.
+          for (let pass = 0; pass < 2; pass++) {
+            const got = tree.nearest(x, y, k, maxDistance);
+            expect(checkNearest(got, boxes, x, y, k, maxDistance)).toBe(null);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('squaredCut(w) is never below the square of w, nor below 1e-280, and is Infinity for Infinity', () => {
     for (const w of [0, 1e-300, 1e-160, 1e-140, 1, 3, 1e150, 1e154, 1e155, 1e300]) {
       const cut = squaredCut(w);
