@@ -8,6 +8,9 @@ import { boxKey, maxKey, NODE_SHADE, POINT } from './scan.js';
 import { scanNearest } from './scan-nearest.js';
 import { scanNearestPoints, squaredCut } from './scan-points.js';
 
+// The met keys of a search that makes no descent (a tree of boxes).
+const NO_KEYS = new Float64Array(0);
+
 /**
  * Writes to `tree.results` the answers (`tree.emit`: item indices or leaf positions) for the k
  * items with the smallest keys under `metric` for the query q[qi..] (see `boxKey`), smallest
@@ -43,7 +46,7 @@ export function nearest(
   let pos = root;
   let l = points ? levelEnd.length - 1 : 0;
   const metNodes = tree.stack;
-  const metKeys = tree.descentKeys();
+  const metKeys = points ? tree.descentKeys() : NO_KEYS;
   let met = 0;
   while (l > 1) {
     const first = tree.childRange(pos, l);

@@ -7,6 +7,7 @@
 import { boxGapSq, boxIntersectsCircle } from '../geometry/rect.js';
 import type { PackedTree } from './packed.js';
 import { CIRCLE, POSITIONS, scanAll, scanRect, scanShape, shapeHits } from './scan.js';
+import { itemPairs } from './scan-pairs.js';
 import { scanCirclePoints } from './scan-points.js';
 
 /**
@@ -292,7 +293,7 @@ export function pairs(
       for (let i = 0; i < n; i++) callback(a, out[i]!);
       continue;
     }
-    const mapped = callback as unknown as (a: unknown, b: unknown) => void;
+    const mapped = itemPairs(callback);
     for (let i = 0; i < n; i++) mapped(items[a], items[out[i]!]);
   }
 }

@@ -7,6 +7,16 @@ const BLOCK = 32;
 const PAIR_ROOM = 8 * BLOCK * BLOCK;
 
 /**
+ * A pair walk's callback as the user gave it, called with items: the walks type it by slots.
+ * @param callback - the callback the walk was given.
+ */
+export function itemPairs(
+  callback: (a: number, b: number) => void,
+): (a: unknown, b: unknown) => void {
+  return callback as unknown as (a: unknown, b: unknown) => void;
+}
+
+/**
  * Calls `callback` for the n / 2 pairs of slots in `out`: with the slots, or with items[slot] when
  * `items` is given (the front door's items, mapped here: no wrapper call per pair between the
  * walk and the user's callback).
@@ -21,7 +31,7 @@ export function report(
     for (let k = 0; k < n; k += 2) callback(out[k]!, out[k + 1]!);
     return;
   }
-  const mapped = callback as unknown as (a: unknown, b: unknown) => void;
+  const mapped = itemPairs(callback);
   for (let k = 0; k < n; k += 2) mapped(items[out[k]!], items[out[k + 1]!]);
 }
 
