@@ -177,7 +177,12 @@ export function renderTargets(results) {
       const speedup = peer.ms / msOf(r.values[t.metric]);
       const ok = speedup >= t.factor;
       const status = (ok ? '✅ met' : '❌ not met') + (t.steady ? '' : margin(speedup / t.factor));
-      lines.push(`| ${t.text} | ${r.name} | ${speedup.toFixed(2)}× vs ${peer.name} | ${status} |`);
+      // A target of the form "within x× of" (factor < 1) reads as a ratio of times.
+      const measured =
+        t.factor < 1
+          ? `${(1 / speedup).toFixed(2)}× the time of ${peer.name}`
+          : `${speedup.toFixed(2)}× vs ${peer.name}`;
+      lines.push(`| ${t.text} | ${r.name} | ${measured} | ${status} |`);
     }
   }
   if (!lines.length) return '';

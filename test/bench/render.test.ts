@@ -75,6 +75,31 @@ describe('renderTargets', () => {
     expect(buildVerdict(60)).toContain('❌ not met');
   });
 
+  it('states a "within x× of" target as the ratio of the two times', () => {
+    const within = (objectMs: number) =>
+      line(
+        render.renderTargets([
+          {
+            id: 'static-boxes',
+            rows: [
+              { name: 'quadkit StaticQuadtree', quadkit: true, values: { build: 50 } },
+              {
+                name: 'quadkit StaticQuadtree from(objects)',
+                quadkit: true,
+                values: { build: objectMs },
+              },
+            ],
+          },
+        ]),
+        'boxes build: the object door within 1.3× of the typed door',
+        'quadkit StaticQuadtree from(objects)',
+      );
+    expect(within(60)).toContain('1.20× the time of quadkit StaticQuadtree');
+    expect(within(60)).toContain('✅ met');
+    expect(within(70)).toContain('1.40× the time of quadkit StaticQuadtree');
+    expect(within(70)).toContain('❌ not met');
+  });
+
   it('says when a verdict lies within 3% of its target, either way', () => {
     expect(buildVerdict(49.5)).toContain('✅ met (within 3% of the target');
     expect(buildVerdict(50.5)).toContain('❌ not met (within 3% of the target');
