@@ -5,6 +5,7 @@
 //
 //   node bench/index.js            full run (a few minutes)
 //   node bench/index.js --quick    smaller sizes, for smoke runs
+//   node bench/readme.js           the README's performance tables from latest.json (npm run bench:readme)
 //   node bench/index.js frame      only the workloads whose id contains "frame"
 //   (ids: insert, load, query, frame, dynamic, depth, static, doors, memory, mesh, raycast, force,
 //   cluster, geo, batch)

@@ -1,0 +1,87 @@
+// The README's performance tables against the committed run: bench/readme.js renders every table
+// row from bench/results/latest.json, and the README must hold exactly those rows.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+interface Run {
+  results: { id: string; n?: number; rows: { name: string; values: Record<string, unknown> }[] }[];
+}
+interface Readme {
+  readmeRows(json: Run): string[];
+  applyRows(readme: string, rows: string[]): { text: string; changed: number };
+  f3(x: number | null): string;
+}
+
+// Imported by URL: the bench is plain JavaScript outside the typed project.
+const readme: Readme = await import(new URL('../../bench/readme.js', import.meta.url).href);
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const run = (): Run =>
+  JSON.parse(readFileSync(new URL('../../bench/results/latest.json', import.meta.url), 'utf8'));
+
+describe('bench/readme.js', () => {
+  it("the README's performance tables are the rows rendered from bench/results/latest.json", () => {
+    const rows = readme.readmeRows(run());
+    expect(rows.length).toBeGreaterThan(50);
+    expect(readme.applyRows(README, rows).changed).toBe(0);
+  });
+
+  it('a measurement that changes in the run changes its README row, and only that row', () => {
+    const json = run();
+    const insert = json.results.find((r) => r.id === 'insert')!;
+    const rbush = insert.rows.find((r) => r.name === 'rbush')!;
+    rbush.values.insert = 1234.4;
+    const { text, changed } = readme.applyRows(README, readme.readmeRows(json));
+    expect(changed).toBe(1);
+    expect(text.split('\n').find((l) => l.startsWith('| rbush |'))).toMatch(
+      /^\| rbush \| 1,234 \|/,
+    );
+  });
+
+  it('names the workload or row a run lacks', () => {
+    const json = run();
+    expect(() =>
+      readme.readmeRows({ results: json.results.filter((r) => r.id !== 'raycast') }),
+    ).toThrow(/no workload raycast/);
+    const insert = json.results.find((r) => r.id === 'insert')!;
+    insert.rows = insert.rows.filter((r) => r.name !== 'rbush');
+    expect(() => readme.readmeRows(json)).toThrow(/no row "rbush" in insert/);
+  });
+
+  it('applyRows replaces rows by their first cell, in order, inside the Performance section only', () => {
+    const text = [
+      '## Usage',
+      '| a | 1 |',
+      '## Performance',
+      '| a | 2 |',
+      '| b | 3 |',
+      '| a | 4 |',
+      '## Algorithms and sources',
+      '| b | 5 |',
+    ].join('\n');
+    const { text: out, changed } = readme.applyRows(text, ['| a | 20 |', '| a | 40 |']);
+    expect(changed).toBe(2);
+    expect(out.split('\n')).toEqual([
+      '## Usage',
+      '| a | 1 |',
+      '## Performance',
+      '| a | 20 |',
+      '| b | 3 |',
+      '| a | 40 |',
+      '## Algorithms and sources',
+      '| b | 5 |',
+    ]);
+    expect(() => readme.applyRows(text, ['| b | 30 |', '| b | 50 |'])).toThrow(/starts "\| b \|"/);
+  });
+
+  it('f3 prints about three significant figures, thousands with a separator', () => {
+    expect([1234.4, 294.4, 73.14, 9.654, 0.6527, null].map(readme.f3)).toEqual([
+      '1,234',
+      '294',
+      '73.1',
+      '9.65',
+      '0.653',
+      '—',
+    ]);
+  });
+});
