@@ -31,6 +31,10 @@ export function report(
     for (let k = 0; k < n; k += 2) callback(out[k]!, out[k + 1]!);
     return;
   }
+  // A callback that reads its items (100k moving boxes, `a.id` and `b.id` of 600k pairs a
+  // frame) spends about 7 ms a frame on those reads: the objects lie in the caller's order, the
+  // pairs come in space order. A tight pass touching each item of the buffer before the calls,
+  // to overlap the cache misses, took the same 7 ms itself and saved the callback as much.
   const mapped = itemPairs(callback);
   for (let k = 0; k < n; k += 2) mapped(items[out[k]!], items[out[k + 1]!]);
 }
