@@ -184,6 +184,16 @@ export class TriangleIndex {
     checkFinite('y', y);
     const { grid, q } = this;
     if (this.skipped.length === this.size) return -1;
+    // Inside the mesh: the triangle of `locate`, decided exactly (a closest point computed for
+    // another triangle can round to the point itself).
+    const inside = this.locate(x, y);
+    if (inside >= 0) {
+      out[0] = x;
+      out[1] = y;
+      this.nearestTri = inside;
+      this.nearestDistance = 0;
+      return inside;
+    }
     q[0] = x;
     q[1] = y;
     this.nextMark();

@@ -381,6 +381,37 @@ describe('TriangleIndex on a lattice mesh', () => {
     expect(index.raycast(9, 9, 9, 30)?.distance).toBe(3);
   });
 
+  it('nearestTriangle of a point inside the mesh is the triangle of locate at distance 0, even where another triangle lies a rounding error away', () => {
+    // (0.65, 0.6) is 2.4e-17 outside triangle 0, whose nearest point rounds to the point itself,
+    // and inside triangle 1.
+    const mesh = new TriangleIndex(
+      [0.30000000000000004, 2.2, 0, 1, 1.3, 0.2, 2.3, 1, -2, -2],
+      [0, 1, 2, 3, 1, 4],
+    );
+    expect(mesh.locate(0.65, 0.6)).toBe(1);
+    expect(mesh.nearestTriangle(0.65, 0.6)).toEqual({ triangle: 1, x: 0.65, y: 0.6, distance: 0 });
+    const out = new Float64Array(2);
+    expect(mesh.nearestTriangleInto(0.65, 0.6, out)).toBe(1);
+    expect([...out]).toEqual([0.65, 0.6]);
+  });
+
+  it('raycast measures the distance to a sliver whose edge passes a rounding error beside the start', () => {
+    // Triangle 0 is met only at the ray's end (its vertex (2.3, -3)); triangle 1 halfway.
+    const mesh = new TriangleIndex(
+      [2.3, -3, 2, 1e6, 0.30000000000000004, 2, 1.5, -2.5, 2.2, -2.5, 1.8, -1],
+      [0, 1, 2, 3, 4, 5],
+    );
+    const ray = [1.2999999999999998, -0.5, 2.3, -3] as const;
+    const length = Math.hypot(1, 2.5);
+    expect(mesh.locate(ray[0], ray[1])).toBe(-1);
+    const first = mesh.raycast(...ray)!;
+    expect(first.item).toBe(1);
+    expect(first.distance).toBeCloseTo(0.4 * length, 12);
+    const all = mesh.raycastAll(...ray);
+    expect(all.map((h) => h.item)).toEqual([1, 0]);
+    expect(all[1]!.distance).toBeCloseTo(length, 12);
+  });
+
   it('search(rect) returns the triangles whose shape meets the rectangle, not only their boxes', () => {
     const rng = mulberry32(5);
     for (let i = 0; i < 200; i++) {

@@ -48,7 +48,25 @@ export function addSquaredDifference(a: number, b: number): void {
 
 /** Returns the sign (-1, 0 or 1) of the exact sum of the terms added since `beginSum`. */
 export function sumSign(): number {
-  // Grow-Expansion with zero elimination: add each term into the running expansion by two-sum.
+  const len = expand();
+  if (len === 0) return 0;
+  return acc[len - 1]! > 0 ? 1 : -1;
+}
+
+/**
+ * Returns the exact sum of the terms added since `beginSum`, rounded: its components added from
+ * the smallest up, within about one unit in the last place (and of the right sign).
+ */
+export function sumValue(): number {
+  const len = expand();
+  let v = 0;
+  for (let i = 0; i < len; i++) v += acc[i]!;
+  return v;
+}
+
+// Grow-Expansion with zero elimination: adds each term into the running expansion `acc` by
+// two-sum; returns the expansion's length.
+function expand(): number {
   let len = 0;
   for (let t = 0; t < termCount; t++) {
     let q = terms[t]!;
@@ -63,8 +81,7 @@ export function sumSign(): number {
     if (q !== 0) acc[out++] = q;
     len = out;
   }
-  if (len === 0) return 0;
-  return acc[len - 1]! > 0 ? 1 : -1;
+  return len;
 }
 
 // Inputs whose magnitudes lie in [2^-450, 2^450] (or are 0) keep every product and error term
@@ -92,6 +109,27 @@ export function toBig(x: number): bigint {
   let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
   if (exp !== 0) mant = (mant | (1n << 52n)) << BigInt(exp - 1);
   return hi >>> 31 ? -mant : mant;
+}
+
+/**
+ * v * 2^-shift as the nearest double (about: the top 64 bits are kept); a value not 0 but too
+ * small for a double keeps its sign as the smallest double.
+ * @param v - the integer.
+ * @param shift - the power of two to divide by.
+ */
+export function bigToNumber(v: bigint, shift: number): number {
+  if (v === 0n) return 0;
+  const negative = v < 0n;
+  const m = negative ? -v : v;
+  const drop = Math.max(0, m.toString(2).length - 64);
+  let r = Number(m >> BigInt(drop));
+  // r * 2^(drop - shift), scaled in steps that stay finite.
+  let e = drop - shift;
+  for (; e > 1000; e -= 1000) r *= 2 ** 1000;
+  for (; e < -1000; e += 1000) r *= 2 ** -1000;
+  r *= 2 ** e;
+  if (r === 0) r = Number.MIN_VALUE;
+  return negative ? -r : r;
 }
 
 /** The sign (-1, 0, 1) of a BigInt. */

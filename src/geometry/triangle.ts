@@ -3,7 +3,7 @@
 // or a point. Every yes/no answer is decided exactly from the signs of orient2d.
 
 import { rescaleFactor } from './metric.js';
-import { orient2d } from './orient.js';
+import { crossingParameter, orient2d, orientValue } from './orient.js';
 import { boxIntersectsSegment } from './rect.js';
 import { closestPointOnSegment, segmentContainsPoint, segmentsIntersect } from './segment.js';
 
@@ -268,6 +268,8 @@ export function segmentTriangleEntry(
 /**
  * The later of `t` and the parameter at which the segment crosses into the inner side of the
  * directed edge (x0, y0) to (x1, y1) of a triangle of orientation s (when it starts outside).
+ * Called only for a segment that meets the triangle: one that starts strictly outside an edge's
+ * half-plane ends inside it or on its line.
  */
 function enterHalfPlane(
   x0: number,
@@ -281,17 +283,14 @@ function enterHalfPlane(
   qy: number,
   t: number,
 ): number {
-  const ex = x1 - x0;
-  const ey = y1 - y0;
-  // Signed distances (times the edge length) of the endpoints, positive outside.
-  const sign = s > 0 ? 1 : -1;
-  const d0 = sign * (ey * (px - x0) - ex * (py - y0));
-  const d1 = sign * (ey * (qx - x0) - ex * (qy - y0));
-  if (d0 > 0 && d1 < d0) {
-    const te = d0 / (d0 - d1);
-    if (te > t) return te;
-  }
-  return t;
+  // Signed distances (times the edge length) of the endpoints, positive outside, with exact
+  // signs: a start outside by less than the rounding of a plain cross product is still outside.
+  const d0 = s > 0 ? -orientValue(x0, y0, x1, y1, px, py) : orientValue(x0, y0, x1, y1, px, py);
+  if (d0 <= 0) return t;
+  const d1 = s > 0 ? -orientValue(x0, y0, x1, y1, qx, qy) : orientValue(x0, y0, x1, y1, qx, qy);
+  // (d1 <= 0, so 0 < te <= 1, and te = 1 when the segment ends on the edge's line.)
+  const te = crossingParameter(x0, y0, x1, y1, px, py, qx, qy, d0, d1);
+  return te > t ? te : t;
 }
 
 /**
@@ -308,21 +307,21 @@ function segmentEntry(
   qx: number,
   qy: number,
 ): number {
-  const ex = x1 - x0;
-  const ey = y1 - y0;
-  if (orient2d(x0, y0, x1, y1, px, py) === 0 && orient2d(x0, y0, x1, y1, qx, qy) === 0) {
-    // Collinear (or the edge is a point): the nearer end of the edge, projected on p to q.
+  // Signed distances (times the edge length) of p and q from the edge's line, with exact signs.
+  const d0 = orientValue(x0, y0, x1, y1, px, py);
+  const d1 = orientValue(x0, y0, x1, y1, qx, qy);
+  if (d0 === 0 && d1 === 0) {
+    // Collinear (or the edge is a point): the nearer end of the edge, along p to q, measured on
+    // the axis it moves most along (no squared length, which a tiny segment underflows).
     const dx = qx - px;
     const dy = qy - py;
-    const len2 = dx * dx + dy * dy;
-    const t0 = ((x0 - px) * dx + (y0 - py) * dy) / len2;
-    const t1 = ((x1 - px) * dx + (y1 - py) * dy) / len2;
+    const alongX = (dx < 0 ? -dx : dx) >= (dy < 0 ? -dy : dy);
+    const t0 = alongX ? (x0 - px) / dx : (y0 - py) / dy;
+    const t1 = alongX ? (x1 - px) / dx : (y1 - py) / dy;
     return clamp01(t0 < t1 ? t0 : t1);
   }
-  // Crossing: where the signed distance to the edge line reaches 0.
-  const d0 = ex * (py - y0) - ey * (px - x0);
-  const d1 = ex * (qy - y0) - ey * (qx - x0);
-  return clamp01(d0 / (d0 - d1));
+  // Crossing: where the distance to the edge line reaches 0.
+  return clamp01(crossingParameter(x0, y0, x1, y1, px, py, qx, qy, d0, d1));
 }
 
 /** t clamped to [0, 1], with NaN taken as 0. */

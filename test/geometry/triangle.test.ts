@@ -187,6 +187,70 @@ describe('triangle kernels', () => {
     );
   });
 
+  it('segmentTriangleEntry is 1 for a start a rounding error outside an edge and an end on its line', () => {
+    // A sliver whose edge (2.3, -3)-(0.3, 2) passes a hair beside the start; the segment ends
+    // at that edge's vertex. A plain cross product puts the start inside that edge's half-plane.
+    const sliver = [2.3, -3, 2, 1e6, 0.30000000000000004, 2] as const;
+    const [x1, y1, x2, y2] = [1.2999999999999998, -0.5, 2.3, -3];
+    expect(triangleContainsPoint(...sliver, x1, y1)).toBe(false);
+    expect(segmentTriangleEntry(...sliver, x1, y1, x2, y2)).toBe(1);
+    // Subnormal coordinates: the segment runs along an edge's line into the triangle at its end.
+    const tiny = [0, 5e-324, 1e-310, 5e-324, 1e-300, 0] as const;
+    expect(segmentTriangleEntry(...tiny, -2.420774137135595, 5e-324, 1e-310, 5e-324)).toBeCloseTo(
+      1,
+      12,
+    );
+  });
+
+  it('segmentTriangleEntry stays within 1e-11 of the exact parameter for starts beside an edge, offsets of 1e15 and subnormal coordinates', () => {
+    const coord = fc.oneof(
+      grid,
+      fc.integer({ min: -4, max: 4 }).map((v) => 1e15 + v),
+      fc.constantFrom(0, -0, 5e-324, 1e-310, 1e-300, -1e-300, 2e-300),
+      fc.double({ min: -10, max: 10, noNaN: true }),
+    );
+    const triangle = fc.tuple(coord, coord, coord, coord, coord, coord);
+    // The start: anywhere, or on an edge's line (at u along it) nudged a few ulps off it.
+    const start = fc.tuple(
+      coord,
+      coord,
+      fc.integer({ min: 0, max: 3 }),
+      fc.double({ min: -2, max: 3, noNaN: true }),
+      fc.integer({ min: -3, max: 3 }),
+    );
+    fc.assert(
+      fc.property(
+        triangle,
+        start,
+        coord,
+        coord,
+        fc.integer({ min: 0, max: 3 }),
+        (t, st, x2, y2, end) => {
+          const [ax, ay, bx, by, cx, cy] = t;
+          const [sx, sy, edge, u, ulps] = st;
+          const e = triangleEdges(ax, ay, bx, by, cx, cy)[edge % 3]!;
+          const x1 = edge === 3 ? sx : nudge(e[0]! + u * (e[2]! - e[0]!), ulps);
+          const y1 = edge === 3 ? sy : e[1]! + u * (e[3]! - e[1]!);
+          // The end: anywhere, or at a vertex.
+          const qx = end === 3 ? x2 : t[2 * end]!;
+          const qy = end === 3 ? y2 : t[2 * end + 1]!;
+          const got = segmentTriangleEntry(ax, ay, bx, by, cx, cy, x1, y1, qx, qy);
+          const want = regionEntrySlow(
+            triangleEdges(ax, ay, bx, by, cx, cy),
+            inside(t),
+            x1,
+            y1,
+            qx,
+            qy,
+          );
+          expect(got === -1).toBe(want === null);
+          if (want !== null) expect(Math.abs(got - fractionValue(want))).toBeLessThan(1e-11);
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
   it('segmentTriangleEntry decides grazing segments exactly and stays on the triangle', () => {
     // Segments through a point of an edge (exactly representable), nudged by a few ulps.
     fc.assert(
