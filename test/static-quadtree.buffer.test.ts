@@ -232,10 +232,11 @@ function randomTree(
 // The buffer layout, for crafted corruptions behind a valid checksum
 // ---------------------------------------------------------------------------------------------
 
-// From src/engine/packed.ts (format version 1): a 64-byte header (magic u32, version u16,
-// kind u16, items u32, nodeSize u32, nodes u32, checksum u32, then reserved bytes), the node
+// From src/engine/packed.ts (format version 2): a 64-byte header (magic u32, version u16,
+// kind u16, items u32, nodeSize u32, nodes u32, checksum u32, then reserved bytes, 0), the node
 // boxes (4 float64 each), then the node indices (int32 each), padded to 8 bytes. The checksum is
-// FNV-1a over the 32-bit words after the header.
+// FNV-1a over items, nodeSize and nodes, then the 32-bit words after the header (format 1: only
+// the words after the header).
 const HEADER = 64;
 
 function header(buf: ArrayBuffer) {
@@ -247,12 +248,19 @@ function header(buf: ArrayBuffer) {
   };
 }
 
-/** Recomputes the checksum, so that a corruption gets past it to the structure checks. */
+/**
+ * Recomputes the checksum for the buffer's format version, so that a corruption gets past it to
+ * the structure checks.
+ */
 function reseal(buf: ArrayBuffer): void {
+  const view = new DataView(buf);
   const words = new Uint32Array(buf, HEADER, (buf.byteLength - HEADER) / 4);
   let h = 0x811c9dc5;
+  if (view.getUint16(4, true) > 1) {
+    for (const at of [8, 12, 16]) h = Math.imul(h ^ view.getUint32(at, true), 16777619);
+  }
   for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 16777619);
-  new DataView(buf).setUint32(20, h >>> 0, true);
+  view.setUint32(20, h >>> 0, true);
 }
 
 function withBytes(
@@ -396,10 +404,10 @@ describe('StaticQuadtree.toBuffer and fromBuffer', () => {
       withBytes(good, (b) => b.set([0x51, 0x4b, 0x49, 0x55])),
       /magic number/,
     );
-    for (const version of [0, 2, 255, 65535]) {
+    for (const version of [0, 3, 255, 65535]) {
       expectRefused(
         withBytes(good, (_, v) => v.setUint16(4, version, true)),
-        new RegExp(`format version ${version}, this quadkit reads version 1`),
+        new RegExp(`format version ${version}, this quadkit reads versions 1 and 2`),
       );
     }
     expectRefused(
@@ -446,8 +454,36 @@ describe('StaticQuadtree.toBuffer and fromBuffer', () => {
     const inner = withBytes(good, (_, v) => v.setInt32(indices + 4 * items, 1, true));
     reseal(inner);
     expectRefused(inner, new RegExp(`node ${items} names the wrong children`));
+    // A reserved header byte that is not 0.
+    expectRefused(
+      withBytes(good, (b) => (b[40] = 1)),
+      /header byte 40, which is reserved, is not 0/,
+    );
     // The untouched buffer still opens.
     expect(StaticQuadtree.fromBuffer(good).size).toBe(50);
+  });
+
+  it('fromBuffer refuses a node size changed where the node count stays the same (the header is in the checksum)', () => {
+    // Every item in the root: node sizes 16 and 17 lay out the same nodes.
+    const good = StaticQuadtree.fromBoxes(new Float64Array([0, 0, 1, 1, 2, 2, 3, 3])).toBuffer();
+    expect(header(good as ArrayBuffer).nodeSize).toBe(16);
+    expectRefused(
+      withBytes(good as ArrayBuffer, (_, v) => v.setUint32(12, 17, true)),
+      /checksum/,
+    );
+  });
+
+  it('fromBuffer still opens a format 1 buffer, whose checksum leaves out the header', () => {
+    const rng = mulberry32(15);
+    const tree = StaticQuadtree.fromBoxes(randomBoxes(rng, 300, 40), { nodeSize: 8 });
+    const v1 = withBytes(tree.toBuffer() as ArrayBuffer, (_, v) => v.setUint16(4, 1, true));
+    expectRefused(v1, /checksum/); // a format 2 checksum under a format 1 header
+    reseal(v1);
+    const reopened = StaticQuadtree.fromBuffer(v1);
+    const queries = randomQueries(rng, 20, -4, 46, 300);
+    expect(answersOf(reopened, queries, (i) => i as number)).toEqual(
+      answersOf(tree as StaticQuadtree<unknown>, queries, (i) => i as number),
+    );
   });
 });
 
@@ -626,7 +662,7 @@ describe('StaticQuadtree.fromBuffer on fuzzed buffers', () => {
     expect(cases.length).toBeGreaterThan(2000);
   });
 
-  it('every single-byte flip is refused with an Error, except in unused header bytes where the tree answers as before', async () => {
+  it('every single-byte flip is refused with an Error, the header included', async () => {
     const rng = mulberry32(32);
     const cases: { buffer: ArrayBuffer; at: number; want: unknown[] }[] = [];
     for (const [n, nodeSize] of [
@@ -645,25 +681,14 @@ describe('StaticQuadtree.fromBuffer on fuzzed buffers', () => {
       FUZZ_QUERIES,
     );
     const wrong: string[] = [];
-    let opened = 0;
     results.forEach((r, i) => {
-      const { at, want } = cases[i]!;
-      let e: string | null;
-      if (at >= 24 && at < HEADER) {
-        e = sameAsOriginal(r, want); // reserved bytes: not read
-      } else if (at >= 12 && at < 16 && !r.threw) {
-        e = sameAsOriginal(r, want); // a node size that gives the same layout
-      } else {
-        e = refusal(r);
-      }
-      if (!r.threw) opened++;
-      if (e !== null) wrong.push(`byte ${at} of case ${i}: ${e}`);
+      const e = refusal(r);
+      if (e !== null) wrong.push(`byte ${cases[i]!.at} of case ${i}: ${e}`);
     });
     expect(wrong.slice(0, 5)).toEqual([]);
-    expect(opened).toBeGreaterThanOrEqual(3 * 40); // the reserved bytes of each buffer
   });
 
-  it('300 seeded random corruptions (flips, truncations, foreign bytes, versions) are refused or open as a tree whose queries terminate', async () => {
+  it('300 seeded random corruptions (flips, truncations, foreign bytes, versions) are refused', async () => {
     const cases: { buffer: ArrayBuffer; want: unknown[]; original: ArrayBuffer }[] = [];
     for (let seed = 1; seed <= 300; seed++) {
       const rng = mulberry32(seed * 7919);
@@ -688,7 +713,7 @@ describe('StaticQuadtree.fromBuffer on fuzzed buffers', () => {
           const fresh = new Uint8Array(buf);
           for (let i = 0; i < fresh.length; i++) fresh[i] = randInt(rng, 0, 255);
         } else if (kind === 5 && bytes.length >= HEADER) {
-          new DataView(buf).setUint16(4, randInt(rng, 2, 65535), true); // another version
+          new DataView(buf).setUint16(4, randInt(rng, 3, 65535), true); // another version
         } else if (bytes.length > HEADER + 16) {
           // Swap two 8-byte runs of the body.
           const a = randInt(rng, HEADER, bytes.length - 8);
@@ -708,23 +733,14 @@ describe('StaticQuadtree.fromBuffer on fuzzed buffers', () => {
     let refused = 0;
     results.forEach((r, i) => {
       const { buffer, want, original } = cases[i]!;
-      // Where the result differs from the original: only in the unused header bytes (24-63)
-      // and the node size (12-15) can a change go unnoticed, and then the answers are the same.
+      // A buffer that differs from the original anywhere is refused (the header is in the
+      // checksum, the reserved bytes must be 0); one that does not answers as before.
       const a = new Uint8Array(buffer);
       const b = new Uint8Array(original);
       const changed: number[] = [];
       for (let j = 0; j < Math.max(a.length, b.length); j++) if (a[j] !== b[j]) changed.push(j);
-      const reserved = (j: number): boolean => j >= 24 && j < HEADER;
-      const nodeSizeByte = (j: number): boolean => j >= 12 && j < 16;
-      let e: string | null;
       if (r.threw) refused++;
-      if (a.length === b.length && changed.every(reserved)) {
-        e = sameAsOriginal(r, want);
-      } else if (a.length === b.length && changed.every((j) => reserved(j) || nodeSizeByte(j))) {
-        e = r.threw ? refusal(r) : sameAsOriginal(r, want);
-      } else {
-        e = refusal(r);
-      }
+      const e = changed.length === 0 ? sameAsOriginal(r, want) : refusal(r);
       if (e !== null)
         wrong.push(`case ${i} (bytes ${changed.slice(0, 6).join(', ')} changed): ${e}`);
     });

@@ -27,8 +27,13 @@ import { KBest, NodeQueue } from './queue.js';
 import { POSITIONS } from './scan.js';
 
 const MAGIC = 0x54494b51; // 'QKIT' read as a little-endian u32
-/** Version of the buffer format; fromBuffer refuses any other. */
-export const FORMAT_VERSION = 1;
+/**
+ * Version of the buffer format written. fromBuffer reads it and version 1, whose checksum leaves
+ * out the header, and refuses any other.
+ */
+export const FORMAT_VERSION = 2;
+/** Header bytes from here to HEADER are reserved: 0 in format 2. */
+const RESERVED = 24;
 const KIND_STATIC = 1;
 
 /** A packed static tree over item indices. */
@@ -155,13 +160,19 @@ export class PackedTree {
     view.setUint32(8, this.numItems, true);
     view.setUint32(12, this.nodeSize, true);
     view.setUint32(16, this.numNodes, true);
-    view.setUint32(20, this.checksum(), true);
+    view.setUint32(20, this.checksum(true), true);
   }
 
-  // FNV-1a over the 32-bit words of the boxes and indices.
-  private checksum(): number {
+  // FNV-1a over the item count, node size and node count (from format 2 on: a corrupted node size
+  // that fits the same node count is caught too), then the 32-bit words of the boxes and indices.
+  private checksum(header: boolean): number {
     const words = new Uint32Array(this.data, HEADER, (byteSize(this.numNodes) - HEADER) / 4);
     let h = 0x811c9dc5;
+    if (header) {
+      h = Math.imul(h ^ this.numItems, 16777619);
+      h = Math.imul(h ^ this.nodeSize, 16777619);
+      h = Math.imul(h ^ this.numNodes, 16777619);
+    }
     for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 16777619);
     return h >>> 0;
   }
@@ -188,8 +199,8 @@ export class PackedTree {
     const view = new DataView(data, 0, HEADER);
     if (view.getUint32(0, true) !== MAGIC) fail('the magic number is wrong');
     const version = view.getUint16(4, true);
-    if (version !== FORMAT_VERSION)
-      fail(`format version ${version}, this quadkit reads version ${FORMAT_VERSION}`);
+    if (version !== FORMAT_VERSION && version !== 1)
+      fail(`format version ${version}, this quadkit reads versions 1 and ${FORMAT_VERSION}`);
     if (view.getUint16(6, true) !== KIND_STATIC) fail('it holds another kind of index');
     const numItems = view.getUint32(8, true);
     const nodeSize = view.getUint32(12, true);
@@ -198,13 +209,16 @@ export class PackedTree {
     let nodes = 0;
     for (const s of levelSizes(numItems, nodeSize)) nodes += s;
     if (view.getUint32(16, true) !== nodes) fail('the node count does not match the item count');
+    for (let b = RESERVED; version > 1 && b < HEADER; b++) {
+      if (view.getUint8(b) !== 0) fail(`header byte ${b}, which is reserved, is not 0`);
+    }
     if (data.byteLength !== byteSize(nodes)) {
       fail(
         `it is ${data.byteLength} bytes where ${byteSize(nodes)} are expected (truncated or padded)`,
       );
     }
     const tree = new PackedTree(data, numItems, nodeSize);
-    if (tree.checksum() !== view.getUint32(20, true))
+    if (tree.checksum(version > 1) !== view.getUint32(20, true))
       fail('the checksum does not match (corrupted)');
     // Structure: leaves name items in range; inner nodes name their first child as built.
     const { indices, levelEnd } = tree;
