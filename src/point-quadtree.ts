@@ -127,6 +127,11 @@ export class PointQuadtree<T = PointLike> extends DynamicIndex<T> {
     return tree.loadNumbered(pointsReader(points), n);
   }
 
+  /** @internal */
+  override pointItems(): boolean {
+    return true;
+  }
+
   /**
    * A small summary for `JSON.stringify` and logs: `{ kind: 'PointQuadtree', size, nodes, depth,
    * options: { bounds, bucketSize, maxLevels } }`, never the items.

@@ -240,6 +240,15 @@ export abstract class QueryIndex<T> {
   }
 
   /**
+   * Whether every item is known to be a point (a zero-size box): true for a PointQuadtree and a
+   * StaticQuadtree of points.
+   * @internal
+   */
+  pointItems(): boolean {
+    return false;
+  }
+
+  /**
    * Best-first search under an engine metric (see `boxKey` in engine/scan.ts) with the query
    * numbers q[0..]: writes the items with the k smallest keys (k clipped to the size),
    * smallest first, ties by insertion slot, to `out` and their keys to `keys`; returns how many.

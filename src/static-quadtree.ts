@@ -229,6 +229,11 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     return this.sorted;
   }
 
+  /** @internal */
+  override pointItems(): boolean {
+    return this.tree.allPoints();
+  }
+
   // Over items, a window or shape query answers the leaves of a node inside the query as one run
   // of the items in curve order (see PackedTree.runs), read from there without a position each.
   protected override hitList(n: number): T[] {

@@ -211,54 +211,75 @@ const FAR = Number.POSITIVE_INFINITY;
 /**
  * The items of an index whose items are placed at x = longitude, y = latitude, grouped by the
  * tile at zoom z of their bounds' south-east corner (for a point item, the point's tile, as
- * `lonLatToQuadkey` gives it): a Map from quadkey to items, in quadkey order. Empty tiles are
- * skipped as the walk descends the tile pyramid, so the cost follows the tiles that hold items.
+ * `lonLatToQuadkey` gives it): a Map from quadkey to items, in quadkey order. The walk descends
+ * the tile pyramid only into tiles that hold a corner, so the cost follows those tiles, however
+ * many tiles a large box covers.
  *
  * @param index - any quadkit index of lon/lat items.
  * @param z - zoom level, 0 to 30.
  */
 export function itemsByTile<T>(index: QueryIndex<T>, z: number): Map<string, T[]> {
   checkZoom(z);
-  // Phase 1: descend from the world tile, keeping tiles whose closed box (edge tiles stretched
-  // out to take in everything beyond them) meets an item.
+  // A point meets at most four tiles of a level (where they share a corner): the walk may go
+  // down every tile that meets an item. A box meets many, and only those with a corner count.
+  const points = index.pointItems();
   const owner = new Map<T, number>();
   const tiles: number[] = [];
+  const out = new Map<string, T[]>();
   const stack = [0, 0, 0];
   while (stack.length > 0) {
     const level = stack.pop()!;
     const ty = stack.pop()!;
     const tx = stack.pop()!;
+    // The tile's closed box, edge tiles stretched out to take in everything beyond them.
     const n = 2 ** level;
     const west = tx === 0 ? -FAR : tileWest(tx, level);
     const east = tx === n - 1 ? FAR : tileWest(tx + 1, level);
     const north = ty === 0 ? FAR : tileNorth(ty, level);
     const south = ty === n - 1 ? -FAR : tileNorth(ty + 1, level);
+    if (points) {
+      if (level < z) {
+        if (index.searchEdges(west, south, east, north, 1).length === 0) continue;
+        for (let d = 3; d >= 0; d--) stack.push(2 * tx + (d & 1), 2 * ty + (d >> 1), level + 1);
+        continue;
+      }
+      // A point on shared edges belongs to the tile with the largest column, then the largest
+      // row: the half-open rule of lonLatToTile.
+      const t = tiles.length / 2;
+      let found = false;
+      for (const item of index.searchEdges(west, south, east, north, FAR)) {
+        found = true;
+        const prev = owner.get(item);
+        if (prev === undefined) {
+          owner.set(item, t);
+          continue;
+        }
+        const px = tiles[2 * prev]!;
+        if (tx > px || (tx === px && ty > tiles[2 * prev + 1]!)) owner.set(item, t);
+      }
+      if (found) tiles.push(tx, ty);
+      continue;
+    }
+    // Of the items that meet the tile, those that also meet its east or south edge have their
+    // corner in a tile east or south of it (the half-open rule again); the others have it here.
+    const beyond = new Set(index.searchEdges(east, south, east, north, FAR));
+    for (const item of index.searchEdges(west, south, east, south, FAR)) beyond.add(item);
     if (level < z) {
-      if (index.searchEdges(west, south, east, north, 1).length === 0) continue;
+      // A corner here when more items meet the tile than those passing beyond it.
+      if (index.searchEdges(west, south, east, north, beyond.size + 1).length <= beyond.size) {
+        continue;
+      }
       // Children pushed in reverse, so they pop in quadkey order.
       for (let d = 3; d >= 0; d--) stack.push(2 * tx + (d & 1), 2 * ty + (d >> 1), level + 1);
       continue;
     }
-    // Phase 2: an item found in several tiles (on their shared edges) belongs to the one with
-    // the largest column, then the largest row: the half-open rule of lonLatToTile.
-    const t = tiles.length / 2;
-    let found = false;
-    for (const item of index.searchEdges(west, south, east, north, FAR)) {
-      found = true;
-      const prev = owner.get(item);
-      if (prev === undefined) {
-        owner.set(item, t);
-        continue;
-      }
-      const px = tiles[2 * prev]!;
-      if (tx > px || (tx === px && ty > tiles[2 * prev + 1]!)) owner.set(item, t);
-    }
-    if (found) tiles.push(tx, ty);
+    const here = index.searchEdges(west, south, east, north, FAR).filter((i) => !beyond.has(i));
+    if (here.length > 0) out.set(quadkey(tx, ty, z), here);
   }
-  // Phase 3: group by tile, in the walk's (quadkey) order.
+  if (!points) return out;
+  // The points grouped by their tile, in the walk's (quadkey) order.
   const groups: T[][] = tiles.filter((_, i) => i % 2 === 0).map(() => []);
   for (const [item, t] of owner) groups[t]!.push(item);
-  const out = new Map<string, T[]>();
   for (let t = 0; t < groups.length; t++) {
     const g = groups[t]!;
     if (g.length > 0) out.set(quadkey(tiles[2 * t]!, tiles[2 * t + 1]!, z), g);

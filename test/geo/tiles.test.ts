@@ -10,7 +10,7 @@ import {
   tileRange,
   tileToQuadkey,
 } from '../../src/geo/index.js';
-import { PointQuadtree, StaticQuadtree } from '../../src/index.js';
+import { GridLooseQuadtree, PointQuadtree, Quadtree, StaticQuadtree } from '../../src/index.js';
 import { mulberry32, randFloat, randInt } from '../oracle.js';
 
 // Whether the half-open tile [west, east) × (south, north] holds the point, edge tiles taking in
@@ -179,5 +179,79 @@ describe('itemsByTile', () => {
     }
     expect(total).toBe(500);
     expect(itemsByTile(StaticQuadtree.fromPoints([]), 3).size).toBe(0);
+  });
+
+  it('box items, tile edges and items beyond the map group as lonLatToQuadkey of their south-east corner, on every index', () => {
+    // Coordinates on tile edges of zoom 3 (and beyond the map), so that corners fall on edges.
+    const lon = fc.oneof(
+      fc.integer({ min: -9, max: 9 }).map((k) => k * 45),
+      fc.double({ min: -200, max: 200, noNaN: true }),
+    );
+    const lat = fc.oneof(
+      fc.constantFrom(
+        -90,
+        -85.0511287798066,
+        -40.97989806962013,
+        0,
+        40.97989806962013,
+        85.0511287798066,
+        90,
+      ),
+      fc.double({ min: -90, max: 90, noNaN: true }),
+    );
+    const box = fc.tuple(lon, lat, lon, lat).map(([a, b, c, d]) => ({
+      x: Math.min(a, c),
+      y: Math.min(b, d),
+      width: Math.abs(c - a),
+      height: Math.abs(d - b),
+    }));
+    fc.assert(
+      fc.property(fc.array(box, { maxLength: 40 }), fc.integer({ min: 0, max: 6 }), (items, z) => {
+        const want = new Map<string, Set<unknown>>();
+        for (const b of items) {
+          const key = lonLatToQuadkey(b.x + b.width, b.y, z);
+          want.set(key, (want.get(key) ?? new Set()).add(b));
+        }
+        const world = { x: -180, y: -90, width: 360, height: 180 };
+        for (const index of [
+          StaticQuadtree.from(items),
+          new Quadtree({ bounds: world }).load(items),
+          new GridLooseQuadtree({ bounds: world }).load(items),
+        ]) {
+          const got = itemsByTile(index, z);
+          expect([...got.keys()]).toEqual([...want.keys()].sort());
+          for (const [key, group] of got) expect(new Set(group)).toEqual(want.get(key));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a box over many tiles costs the walk to its corner tile, not a walk over every tile it covers', () => {
+    const tall = { x: 10, y: -60, width: 0, height: 60 };
+    const wide = { x: -20, y: 10, width: 40, height: 40 };
+    const world = { x: -180, y: -90, width: 360, height: 180 };
+    for (const z of [12, 20]) {
+      for (const index of [
+        StaticQuadtree.from([tall, wide]),
+        new Quadtree({ bounds: world }).load([tall, wide]),
+      ]) {
+        let calls = 0;
+        const search = index.searchEdges.bind(index);
+        index.searchEdges = (...args) => {
+          calls++;
+          return search(...args);
+        };
+        expect(itemsByTile(index, z)).toEqual(
+          new Map([
+            [lonLatToQuadkey(10, -60, z), [tall]],
+            [lonLatToQuadkey(20, 10, z), [wide]],
+          ]),
+        );
+        // Three searches for each tile on the way down to the two corner tiles and for the
+        // other children met there, at most.
+        expect(calls).toBeLessThanOrEqual(3 * 2 * 4 * (z + 1));
+      }
+    }
   });
 });
