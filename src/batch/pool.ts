@@ -5,7 +5,7 @@
 import { PackedTree } from '../engine/packed.js';
 import { describe } from '../errors.js';
 import type { StaticQuadtree } from '../static-quadtree.js';
-import { checkInteger, checkNonNegative } from '../validate.js';
+import { checkInteger, checkNonNegative, checkOptions } from '../validate.js';
 import type { Done } from './answer.js';
 import { checkShared, readQueries } from './input.js';
 import {
@@ -22,6 +22,8 @@ import {
 } from './kernel.js';
 import { BatchResult, type BatchStats, gather, PairsResult, type Share } from './result.js';
 import { cores, spawn, type UrlLike, type WorkerPort } from './runtime.js';
+
+const POOL_OPTIONS = ['workers', 'mainThread', 'chunkSize', 'workerUrl'];
 
 // URL is a global wherever this runs, but not in the build's lib (ES2022 without DOM or Node).
 // The worker's URL is written `new URL('./worker.js', import.meta.url)` for bundlers to find.
@@ -126,11 +128,7 @@ export class BatchPool<T = number> {
     options: BatchPoolOptions = {},
   ): Promise<BatchPool<T>> {
     checkShared();
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(
-        `quadkit: options must be an object { workers, mainThread, chunkSize, workerUrl }, got ${describe(options)}`,
-      );
-    }
+    checkOptions(options, 'BatchPool.create', POOL_OPTIONS, true);
     // The tree's buffer, shared, opened (and checked) here before any worker starts.
     let buffer: ArrayBuffer | SharedArrayBuffer;
     let items: () => readonly T[] | null = () => null;

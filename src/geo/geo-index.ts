@@ -3,7 +3,13 @@
 
 import { boxDistance } from '../geometry/rect.js';
 import { StaticQuadtree } from '../static-quadtree.js';
-import { checkFinite, checkInteger, checkNonNegative, checkRange } from '../validate.js';
+import {
+  checkFinite,
+  checkInteger,
+  checkNonNegative,
+  checkOptions,
+  checkRange,
+} from '../validate.js';
 import { type Feature, type GeoInput, type Parts, readGeoJson } from './geojson.js';
 import { EARTH_RADIUS_KM, geoNearestInto } from './great-circle.js';
 import { AT_POINT, IN_BOX, IN_CIRCLE, ON_SEGMENT, partDistance, partMeets } from './parts.js';
@@ -72,8 +78,9 @@ export class GeoIndex<P = Record<string, unknown> | null> {
     input: GeoInput<P>,
     options: GeoIndexOptions = {},
   ): GeoIndex<P> {
+    const { nodeSize } = checkOptions(options, 'GeoIndex.from', ['nodeSize'], true);
     const { features, parts } = readGeoJson(input);
-    return new GeoIndex<P>(features, parts, options);
+    return new GeoIndex<P>(features, parts, nodeSize === undefined ? {} : { nodeSize });
   }
 
   /**

@@ -24,6 +24,7 @@ import {
 import { type TranspiledLibrary, transpileLibrary } from '../transpile.js';
 
 type Batch = typeof import('../../src/batch/index.js');
+type PoolOptions = Parameters<Batch['BatchPool']['create']>[1];
 type Pool<T> = import('../../src/batch/index.js').BatchPool<T>;
 type Result<T> = import('../../src/batch/index.js').BatchResult<T>;
 
@@ -434,6 +435,14 @@ describe('BatchPool bad input', () => {
   it('create() refuses a source that is not a tree or its buffer, bad options, a worker script that does not load and a corrupted buffer', async () => {
     const before = new Set(liveWorkers);
     await expect(batch.BatchPool.create({} as unknown as ArrayBuffer)).rejects.toThrow(TypeError);
+    await expect(
+      batch.BatchPool.create(tree, { worker: 1 } as unknown as PoolOptions),
+    ).rejects.toThrow(
+      /unknown option "worker" for BatchPool.create; known options: workers, mainThread, chunkSize, workerUrl/,
+    );
+    await expect(batch.BatchPool.create(tree, null as unknown as PoolOptions)).rejects.toThrow(
+      TypeError,
+    );
     await expect(batch.BatchPool.create(tree, { workers: -1 })).rejects.toThrow(
       /options.workers must be an integer from 0/,
     );

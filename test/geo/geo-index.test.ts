@@ -464,6 +464,20 @@ describe('GeoIndex.from refuses bad GeoJSON, naming where and what', () => {
     });
   }
 
+  it('an unknown option throws an UnknownOptionError naming GeoIndex.from and its one option', () => {
+    const points = [{ type: 'Point', coordinates: [1, 2] }] as const;
+    for (const options of [
+      { nodesize: 4 },
+      { shared: true },
+      { bounds: { x: 0, y: 0, width: 1, height: 1 } },
+    ]) {
+      expect(() => GeoIndex.from(points as never, options as never)).toThrow(
+        /unknown option ".*" for GeoIndex.from; known options: nodeSize/,
+      );
+    }
+    expect(GeoIndex.from(points as never, { nodeSize: 4 }).size).toBe(1);
+  });
+
   it('non-finite numbers throw a RangeError, wrong types a TypeError', () => {
     expect(() => GeoIndex.from(fc({ type: 'Point', coordinates: [0, Number.NaN] }))).toThrow(
       RangeError,
