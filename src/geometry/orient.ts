@@ -71,13 +71,17 @@ export function orientValue(
 }
 
 const VALUE_BOUND = 2 ** 39 * ORIENT_BOUND;
-/** orientValue results of at least this size carry their full precision (normal numbers). */
+/**
+ * orientValue results from this size up carry their full precision (normal numbers), and below
+ * it do not.
+ */
 const PRECISE = 2 ** -1000;
+const INF = Number.POSITIVE_INFINITY;
 
 /**
  * d0 / (d0 - d1), where d0 and d1 are the orientValue of p and of q against the line through a
  * and b (d0 !== d1): the parameter along p to q at which the line is crossed. Accurate also when
- * a distance is too small for a double to hold precisely (then from the exact integers).
+ * a distance is too small or too large for a double to hold (then from the exact integers).
  */
 export function crossingParameter(
   ax: number,
@@ -93,11 +97,15 @@ export function crossingParameter(
 ): number {
   const a0 = d0 < 0 ? -d0 : d0;
   const a1 = d1 < 0 ? -d1 : d1;
-  if ((a0 === 0 || a0 > PRECISE) && (a1 === 0 || a1 > PRECISE)) return d0 / (d0 - d1);
+  if ((a0 === 0 || (a0 > PRECISE && a0 < INF)) && (a1 === 0 || (a1 > PRECISE && a1 < INF))) {
+    // (Halved, so that d0 - d1 cannot pass the largest double: exact for normal numbers.)
+    return d0 / 2 / (d0 / 2 - d1 / 2);
+  }
   const D0 = bigDeterminant(ax, ay, bx, by, px, py);
   const D1 = bigDeterminant(ax, ay, bx, by, qx, qy);
   let n = D0;
   let d = D0 - D1;
+  if (d === 0n) return 0; // (d0 === d1: outside the contract)
   if (d < 0n) {
     n = -n;
     d = -d;

@@ -221,6 +221,10 @@ export function segmentBoxEntry(
   // slab is skipped rather than divided by a zero of either sign.
   const dx = x2 - x1;
   const dy = y2 - y1;
+  if (!(Math.abs(dx) < Number.POSITIVE_INFINITY && Math.abs(dy) < Number.POSITIVE_INFINITY)) {
+    // A difference past the largest double: the same parameter at half the scale.
+    return segmentBoxEntry(minX / 2, minY / 2, maxX / 2, maxY / 2, x1 / 2, y1 / 2, x2 / 2, y2 / 2);
+  }
   let t = 0;
   if (dx !== 0) {
     const tx = ((dx < 0 ? maxX : minX) - x1) / dx;

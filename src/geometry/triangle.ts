@@ -2,7 +2,6 @@
 // either winding; its edges and vertices belong to it. A zero-area triangle is its hull: a segment
 // or a point. Every yes/no answer is decided exactly from the signs of orient2d.
 
-import { rescaleFactor } from './metric.js';
 import { crossingParameter, orient2d, orientValue } from './orient.js';
 import { boxIntersectsSegment } from './rect.js';
 import { closestPointOnSegment, segmentContainsPoint, segmentsIntersect } from './segment.js';
@@ -228,21 +227,9 @@ export function segmentTriangleEntry(
   const s = orient2d(ax, ay, bx, by, cx, cy);
   if (!intersectsSegment(ax, ay, bx, by, cx, cy, s, x1, y1, x2, y2)) return -1;
   if (containsPoint(ax, ay, bx, by, cx, cy, s, x1, y1)) return 0;
-  // Huge or tiny coordinates: the rounded parameter is computed at a scale where products stay
-  // finite and normal (t does not change under scaling).
-  const k = rescaleFactor(maxMagnitude(ax, ay, bx, by, cx, cy, x1, y1, x2, y2));
-  if (k !== 1) {
-    ax *= k;
-    ay *= k;
-    bx *= k;
-    by *= k;
-    cx *= k;
-    cy *= k;
-    x1 *= k;
-    y1 *= k;
-    x2 *= k;
-    y2 *= k;
-  }
+  // (No rescaling of huge or tiny coordinates, which would underflow the tiny ones beside huge
+  // ones: the distances below come exact in sign and, where a double cannot hold them, the
+  // parameter from exact integers.)
   if (s === 0) {
     // Zero area: the first edge met along the segment.
     let t = 1;
@@ -312,9 +299,13 @@ function segmentEntry(
   const d1 = orientValue(x0, y0, x1, y1, qx, qy);
   if (d0 === 0 && d1 === 0) {
     // Collinear (or the edge is a point): the nearer end of the edge, along p to q, measured on
-    // the axis it moves most along (no squared length, which a tiny segment underflows).
+    // the axis it moves most along (no squared length, which a tiny segment underflows), at half
+    // the scale where a difference passes the largest double.
     const dx = qx - px;
     const dy = qy - py;
+    if (!(Math.abs(dx) < Number.POSITIVE_INFINITY && Math.abs(dy) < Number.POSITIVE_INFINITY)) {
+      return segmentEntry(x0 / 2, y0 / 2, x1 / 2, y1 / 2, px / 2, py / 2, qx / 2, qy / 2);
+    }
     const alongX = (dx < 0 ? -dx : dx) >= (dy < 0 ? -dy : dy);
     const t0 = alongX ? (x0 - px) / dx : (y0 - py) / dy;
     const t1 = alongX ? (x1 - px) / dx : (y1 - py) / dy;
@@ -388,31 +379,4 @@ function closer(best: number, d: number, out: Float64Array): number {
   out[0] = SCRATCH[0]!;
   out[1] = SCRATCH[1]!;
   return d;
-}
-
-/** The largest magnitude among ten numbers. */
-function maxMagnitude(
-  a: number,
-  b: number,
-  c: number,
-  d: number,
-  e: number,
-  f: number,
-  g: number,
-  h: number,
-  i: number,
-  j: number,
-): number {
-  return Math.max(
-    Math.abs(a),
-    Math.abs(b),
-    Math.abs(c),
-    Math.abs(d),
-    Math.abs(e),
-    Math.abs(f),
-    Math.abs(g),
-    Math.abs(h),
-    Math.abs(i),
-    Math.abs(j),
-  );
 }

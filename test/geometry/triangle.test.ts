@@ -202,11 +202,12 @@ describe('triangle kernels', () => {
     );
   });
 
-  it('segmentTriangleEntry stays within 1e-11 of the exact parameter for starts beside an edge, offsets of 1e15 and subnormal coordinates', () => {
+  it('segmentTriangleEntry stays within 1e-11 of the exact parameter for starts beside an edge, offsets of 1e15, subnormal and huge coordinates', () => {
     const coord = fc.oneof(
       grid,
       fc.integer({ min: -4, max: 4 }).map((v) => 1e15 + v),
       fc.constantFrom(0, -0, 5e-324, 1e-310, 1e-300, -1e-300, 2e-300),
+      fc.constantFrom(1e300, -1e300, 1e308, -1.7e308),
       fc.double({ min: -10, max: 10, noNaN: true }),
     );
     const triangle = fc.tuple(coord, coord, coord, coord, coord, coord);
@@ -231,6 +232,8 @@ describe('triangle kernels', () => {
           const e = triangleEdges(ax, ay, bx, by, cx, cy)[edge % 3]!;
           const x1 = edge === 3 ? sx : nudge(e[0]! + u * (e[2]! - e[0]!), ulps);
           const y1 = edge === 3 ? sy : e[1]! + u * (e[3]! - e[1]!);
+          // (A point along an edge of huge coordinates can pass the largest double.)
+          fc.pre(Number.isFinite(x1) && Number.isFinite(y1));
           // The end: anywhere, or at a vertex.
           const qx = end === 3 ? x2 : t[2 * end]!;
           const qy = end === 3 ? y2 : t[2 * end + 1]!;
@@ -248,6 +251,28 @@ describe('triangle kernels', () => {
         },
       ),
       { numRuns: 5000 },
+    );
+  });
+
+  it('segmentTriangleEntry measures tiny triangles beside huge segments, and tiny coordinates beside huge ones', () => {
+    // (Rescaling all coordinates to the largest underflowed the tiny ones.)
+    expect(segmentTriangleEntry(0, -1e-30, 1e-30, 1e-30, -1e-30, 1e-30, -1e300, 0, 1e300, 0)).toBe(
+      0.5,
+    );
+    for (const end of [1e-300, 1e-200]) {
+      const t = segmentTriangleEntry(-1, 1e-100, 1e-310, 0, 1e300, -1, -1e-310, 0, 0, end);
+      expect(t).toBeGreaterThanOrEqual(0);
+      expect(t).toBeLessThan(1e-100); // exactly about 2e-110 and 2e-210
+    }
+    // A segment whose length passes the largest double.
+    expect(segmentTriangleEntry(-1e308, 1, 1e308, 1, 0, -1, -1.5e308, 0, 1.5e308, 0)).toBeCloseTo(
+      1 / 3,
+      12,
+    );
+    // Distances from the edges' lines past the largest double (the start 1.7e308 from one).
+    expect(segmentTriangleEntry(0, 1.5, -1.7e308, 0, 1e300, 0.5, 0, 0, 0, 1.5)).toBeCloseTo(
+      0.33333333137254906,
+      12,
     );
   });
 
@@ -294,6 +319,8 @@ describe('triangle kernels', () => {
     expect(segmentBoxEntry(0, 0, 1, 1, 1, -3, 1, 1)).toBe(0.75); // along the right edge
     expect(segmentBoxEntry(-1, -1, 1, 1, 0, -5, -0, 5)).toBe(0.4); // a -0 direction
     expect(segmentBoxEntry(2, 2, 2, 2, 0, 0, 4, 4)).toBe(0.5); // a point box
+    // x2 - x1 past the largest double.
+    expect(segmentBoxEntry(1e308, -1, 1.7e308, 1, -1.5e308, -1, 1.5e308, 1)).toBeCloseTo(5 / 6, 12);
   });
 
   it('segmentBoxEntry hits exactly when boxIntersectsSegment does, at the exact parameter', () => {
