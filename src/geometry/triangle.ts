@@ -328,7 +328,9 @@ const SCRATCH = new Float64Array(2);
  * (decided exactly). Outside, the closest point lies in the Voronoi region of a vertex or an edge
  * (Ericson, Real-Time Collision Detection, 2005, §5.1.5), and always on an edge whose outer side
  * holds the point; those edges are chosen exactly by orient2d and each is projected onto as in
- * §5.1.2, which stays accurate for slivers where the book's rounded region tests do not.
+ * §5.1.2, which stays accurate for slivers where the book's rounded region tests do not. The
+ * distance is rounded: a point outside by less than the rounding of the coordinates can read 0
+ * too (triangleContainsPoint tells inside exactly).
  *
  * @param ax - x of the first vertex; `ay`, `bx`, `by`, `cx`, `cy` likewise, in either winding.
  * @param px - x of the point; `py` its y.
