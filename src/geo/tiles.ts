@@ -221,7 +221,7 @@ const FAR = Number.POSITIVE_INFINITY;
 export function itemsByTile<T>(index: QueryIndex<T>, z: number): Map<string, T[]> {
   checkZoom(z);
   // A point meets at most four tiles of a level (where they share a corner): the walk may go
-  // down every tile that meets an item. A box meets many, and only those with a corner count.
+  // down every tile that meets an item. A box meets many, and only those with its corner count.
   const points = index.pointItems();
   const owner = new Map<T, number>();
   const tiles: number[] = [];
@@ -237,14 +237,21 @@ export function itemsByTile<T>(index: QueryIndex<T>, z: number): Map<string, T[]
     const east = tx === n - 1 ? FAR : tileWest(tx + 1, level);
     const north = ty === 0 ? FAR : tileNorth(ty, level);
     const south = ty === n - 1 ? -FAR : tileNorth(ty + 1, level);
-    if (points) {
-      if (level < z) {
-        if (index.searchEdges(west, south, east, north, 1).length === 0) continue;
-        for (let d = 3; d >= 0; d--) stack.push(2 * tx + (d & 1), 2 * ty + (d >> 1), level + 1);
-        continue;
-      }
+    // Of the items that meet a tile, those that also meet its east or south edge have their
+    // corner in a tile east or south of it (the half-open rule of lonLatToTile); the others have
+    // it here. (Points need no such set: the owner map below settles the few on shared edges.)
+    const beyond = points ? null : edgeItems(index, west, south, east, north);
+    const passing = beyond === null ? 0 : beyond.size;
+    if (level < z) {
+      // A point or corner here when more items meet the tile than pass beyond it.
+      if (index.searchEdges(west, south, east, north, passing + 1).length <= passing) continue;
+      // Children pushed in reverse, so they pop in quadkey order.
+      for (let d = 3; d >= 0; d--) stack.push(2 * tx + (d & 1), 2 * ty + (d >> 1), level + 1);
+      continue;
+    }
+    if (beyond === null) {
       // A point on shared edges belongs to the tile with the largest column, then the largest
-      // row: the half-open rule of lonLatToTile.
+      // row: the half-open rule again.
       const t = tiles.length / 2;
       let found = false;
       for (const item of index.searchEdges(west, south, east, north, FAR)) {
@@ -260,19 +267,6 @@ export function itemsByTile<T>(index: QueryIndex<T>, z: number): Map<string, T[]
       if (found) tiles.push(tx, ty);
       continue;
     }
-    // Of the items that meet the tile, those that also meet its east or south edge have their
-    // corner in a tile east or south of it (the half-open rule again); the others have it here.
-    const beyond = new Set(index.searchEdges(east, south, east, north, FAR));
-    for (const item of index.searchEdges(west, south, east, south, FAR)) beyond.add(item);
-    if (level < z) {
-      // A corner here when more items meet the tile than those passing beyond it.
-      if (index.searchEdges(west, south, east, north, beyond.size + 1).length <= beyond.size) {
-        continue;
-      }
-      // Children pushed in reverse, so they pop in quadkey order.
-      for (let d = 3; d >= 0; d--) stack.push(2 * tx + (d & 1), 2 * ty + (d >> 1), level + 1);
-      continue;
-    }
     const here = index.searchEdges(west, south, east, north, FAR).filter((i) => !beyond.has(i));
     if (here.length > 0) out.set(quadkey(tx, ty, z), here);
   }
@@ -285,4 +279,17 @@ export function itemsByTile<T>(index: QueryIndex<T>, z: number): Map<string, T[]
     if (g.length > 0) out.set(quadkey(tiles[2 * t]!, tiles[2 * t + 1]!, z), g);
   }
   return out;
+}
+
+// The items that meet the east or the south edge of the tile's closed box.
+function edgeItems<T>(
+  index: QueryIndex<T>,
+  west: number,
+  south: number,
+  east: number,
+  north: number,
+): Set<T> {
+  const items = new Set(index.searchEdges(east, south, east, north, FAR));
+  for (const item of index.searchEdges(west, south, east, south, FAR)) items.add(item);
+  return items;
 }

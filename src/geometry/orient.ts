@@ -59,13 +59,9 @@ export function orientValue(
   const det = left - right;
   const bound = VALUE_BOUND * (Math.abs(left) + Math.abs(right));
   if (det > bound || -det > bound) return det;
-  ARGS[0] = ax;
-  ARGS[1] = ay;
-  ARGS[2] = bx;
-  ARGS[3] = by;
-  ARGS[4] = cx;
-  ARGS[5] = cy;
-  if (!inSafeRange(ARGS, 6)) return bigToNumber(bigDeterminant(ax, ay, bx, by, cx, cy), 2148);
+  if (!safe(ax, ay, bx, by, cx, cy)) {
+    return bigToNumber(bigDeterminant(ax, ay, bx, by, cx, cy), 2148);
+  }
   exactTerms(ax, ay, bx, by, cx, cy);
   return sumValue();
 }
@@ -123,15 +119,20 @@ function orient2dExact(
   cx: number,
   cy: number,
 ): number {
+  if (!safe(ax, ay, bx, by, cx, cy)) return bigSign(bigDeterminant(ax, ay, bx, by, cx, cy));
+  exactTerms(ax, ay, bx, by, cx, cy);
+  return sumSign();
+}
+
+// Whether the expansion arithmetic of exactTerms is exact for these coordinates.
+function safe(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): boolean {
   ARGS[0] = ax;
   ARGS[1] = ay;
   ARGS[2] = bx;
   ARGS[3] = by;
   ARGS[4] = cx;
   ARGS[5] = cy;
-  if (!inSafeRange(ARGS, 6)) return bigSign(bigDeterminant(ax, ay, bx, by, cx, cy));
-  exactTerms(ax, ay, bx, by, cx, cy);
-  return sumSign();
+  return inSafeRange(ARGS, 6);
 }
 
 // The determinant times 2^2148 as an exact integer (each double times 2^1074, see toBig): for
