@@ -120,9 +120,29 @@ export function distanceToBox<T>(b: Box<T>, x: number, y: number): number {
   return Math.hypot(dx, dy);
 }
 
-/** Whether a box intersects the closed disc of centre (x, y) and radius r. */
+/**
+ * Whether a box intersects the closed disc of centre (x, y) and radius r, decided exactly: in
+ * floating point far from tangency, else in BigInt (squared distances of the exact doubles).
+ */
 export function intersectsCircle<T>(b: Box<T>, x: number, y: number, r: number): boolean {
-  return distanceToBox(b, x, y) <= r;
+  if (r === Number.POSITIVE_INFINITY) return true;
+  const d = distanceToBox(b, x, y);
+  if (d < r * (1 - 1e-9) && d > 1e-200) return true;
+  if (d > r * (1 + 1e-9) && r > 1e-200 && d < 1e200) return false;
+  const gap = (lo: number, hi: number, v: number): bigint =>
+    v < lo ? exactScaled(lo) - exactScaled(v) : v > hi ? exactScaled(v) - exactScaled(hi) : 0n;
+  const dx = gap(b.minX, b.maxX, x);
+  const dy = gap(b.minY, b.maxY, y);
+  const big = exactScaled(r);
+  return dx * dx + dy * dy <= big * big;
+}
+
+/**
+ * The distance a nearest query reports for an item within maxDistance: its rounded distance,
+ * or maxDistance where that rounded past it (the item is within, decided exactly).
+ */
+export function reportedDistance<T>(b: Box<T>, x: number, y: number, maxDistance: number): number {
+  return Math.min(distanceToBox(b, x, y), maxDistance);
 }
 
 const f64 = new DataView(new ArrayBuffer(8));
@@ -244,7 +264,10 @@ export function bruteCollides<T>(boxes: readonly Box<T>[], r: QueryRect): boolea
   return boxes.some((b) => overlapsRect(b, r));
 }
 
-/** Every item with its distance to (x, y), those within maxDistance, nearest first. */
+/**
+ * Every item within maxDistance of (x, y) (decided exactly) with the distance a nearest query
+ * reports for it (`reportedDistance`), nearest first.
+ */
 export function bruteByDistance<T>(
   boxes: readonly Box<T>[],
   x: number,
@@ -252,8 +275,8 @@ export function bruteByDistance<T>(
   maxDistance = Number.POSITIVE_INFINITY,
 ): { item: T; distance: number }[] {
   return boxes
-    .map((b) => ({ item: b.item, distance: distanceToBox(b, x, y) }))
-    .filter((e) => e.distance <= maxDistance)
+    .filter((b) => intersectsCircle(b, x, y, maxDistance))
+    .map((b) => ({ item: b.item, distance: reportedDistance(b, x, y, maxDistance) }))
     .sort((a, b) => a.distance - b.distance);
 }
 
@@ -491,8 +514,10 @@ export function checkNearest<T>(
     seen.add(it);
     const b = byItem.get(it);
     if (b === undefined) return `not an indexed item: ${label(it)}`;
-    const d = distanceToBox(b, x, y);
-    if (d > maxDistance) return `${label(it)} at distance ${d} > maxDistance ${maxDistance}`;
+    if (!intersectsCircle(b, x, y, maxDistance)) {
+      return `${label(it)} at distance ${distanceToBox(b, x, y)} > maxDistance ${maxDistance}`;
+    }
+    const d = reportedDistance(b, x, y, maxDistance);
     if (d < prev) return `not sorted: ${label(it)} at ${d} after distance ${prev} (index ${i})`;
     const want = expected[i]!.distance;
     if (d !== want) {

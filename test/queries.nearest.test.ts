@@ -14,7 +14,14 @@ import {
   type Rect,
   StaticQuadtree,
 } from '../src/index.js';
-import { type Box, boxesOf, callInto, checkNearest, distanceToBox } from './oracle.js';
+import {
+  type Box,
+  boxesOf,
+  callInto,
+  checkNearest,
+  intersectsCircle,
+  reportedDistance,
+} from './oracle.js';
 
 /** An item: its id and its bounds. */
 type Item = { id: number } & Rect;
@@ -114,7 +121,7 @@ function checkAll<T>(
   for (let i = 0; i < hits.length; i++) {
     const { item, distance } = hits[i]!;
     if (item !== items[i]) return `nearestWithDistances[${i}] is not nearest()[${i}]`;
-    const d = distanceToBox(byItem.get(item)!, x, y);
+    const d = reportedDistance(byItem.get(item)!, x, y, maxDistance);
     if (distance !== d) return `nearestWithDistances[${i}].distance ${distance}, expected ${d}`;
   }
   // nearestInto, with and without distances; entries past the count are left alone.
@@ -143,6 +150,22 @@ const itemArb = fc.record({
   height: fc.integer({ min: 0, max: 12 }),
 });
 
+// Coordinates off the half-integer grid, where distances round.
+const fineCoordinate = fc.double({ min: -4, max: 68, noNaN: true });
+const fineItemArb = fc.record({
+  x: fineCoordinate,
+  y: fineCoordinate,
+  width: fc.double({ min: 0, max: 12, noNaN: true }),
+  height: fc.double({ min: 0, max: 12, noNaN: true }),
+});
+
+/** The gaps (dx, dy) from (x, y) to a box, 0 inside. */
+function gapOf(b: Box<unknown>, x: number, y: number): [number, number] {
+  const dx = x < b.minX ? b.minX - x : x > b.maxX ? x - b.maxX : 0;
+  const dy = y < b.minY ? b.minY - y : y > b.maxY ? y - b.maxY : 0;
+  return [dx, dy];
+}
+
 describe.each(KINDS)('$name', ({ points, build }) => {
   it('nearest(x, y, k, maxDistance) with k = Infinity gives every item within maxDistance, sorted, and the distances forms agree, against brute force', () => {
     fc.assert(
@@ -164,7 +187,7 @@ describe.each(KINDS)('$name', ({ points, build }) => {
           const built = build(items);
           expect(checkAll(built, x, y, k, maxDistance)).toBe(null);
           if (k === INF) {
-            const within = built.boxes.filter((b) => distanceToBox(b, x, y) <= maxDistance);
+            const within = built.boxes.filter((b) => intersectsCircle(b, x, y, maxDistance));
             expect(built.index.nearest(x, y, k, maxDistance)).toHaveLength(within.length);
           }
         },
@@ -187,6 +210,69 @@ describe.each(KINDS)('$name', ({ points, build }) => {
     expect(hits.map((h) => h.distance)).toEqual(same.map(() => 5));
     expect(new Set(hits.map((h) => h.item))).toEqual(new Set(built.boxes.map((b) => b.item)));
     expect(hits.map((h) => h.item)).toEqual(built.index.nearest(0, 0, INF, 5));
+  });
+
+  it('nearest(x, y, k, maxDistance) keeps exactly the items searchCircle(x, y, maxDistance) finds, also when maxDistance is within an ulp of an item distance', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fineItemArb, { minLength: 1, maxLength: 40 }),
+        fineCoordinate,
+        fineCoordinate,
+        fc.nat(),
+        fc.integer({ min: -3, max: 3 }),
+        fc.constantFrom(1, 2 ** 400, 2 ** -400),
+        (raw, qx, qy, pickAt, ulps, scale) => {
+          const items = raw.map((r, id) => ({
+            id,
+            x: r.x * scale,
+            y: r.y * scale,
+            width: points ? 0 : r.width * scale,
+            height: points ? 0 : r.height * scale,
+          }));
+          const built = build(items);
+          const [x, y] = [qx * scale, qy * scale];
+          // maxDistance: the rounded distance of one item, moved a few ulps.
+          const target = built.boxes[pickAt % built.boxes.length]!;
+          const d = Math.hypot(...gapOf(target, x, y));
+          const maxDistance = Math.max(0, d + ulps * d * 2 ** -52);
+          const circle = (built.index as unknown as QueryIndex<unknown>).searchCircle(
+            x,
+            y,
+            maxDistance,
+          );
+          const exact = built.boxes.filter((b) => intersectsCircle(b, x, y, maxDistance));
+          expect(new Set(circle)).toEqual(new Set(exact.map((b) => b.item)));
+          const got = built.index.nearestWithDistances(x, y, INF, maxDistance);
+          expect(new Set(got.map((h) => h.item))).toEqual(new Set(circle));
+          for (const h of got) expect(h.distance).toBeLessThanOrEqual(maxDistance);
+          expect(checkAll(built, x, y, 2, maxDistance)).toBe(null);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('nearest(x, y, Infinity, maxDistance) leaves out an item whose rounded distance is maxDistance but whose exact distance is larger, as searchCircle does', () => {
+    // 0.1² + 0.6² (of the doubles) is larger than hypot(0.1, 0.6)², which rounds down to it.
+    const r = Math.hypot(0.1, 0.6);
+    const { index } = build([{ id: 0, x: 0.1, y: 0.6, width: 0, height: 0 }]);
+    expect(index.nearest(0, 0, INF, r)).toEqual([]);
+    expect(index.nearestWithDistances(0, 0, 1, r)).toEqual([]);
+    expect((index as unknown as QueryIndex<unknown>).searchCircle(0, 0, r)).toEqual([]);
+    expect(index.nearest(0, 0, INF, r + 2 ** -53)).toHaveLength(1);
+  });
+
+  it('nearest(x, y, Infinity, maxDistance) keeps an item whose rounded distance is past maxDistance but whose exact distance is not, at distance maxDistance', () => {
+    // From (6.9, 4.9) the point (0.8, 6.7) is at most 6.360031446463139 away, exactly; its
+    // distance rounds to the next double.
+    const r = 6.360031446463139;
+    const { index, boxes } = build([{ id: 0, x: 0.8, y: 6.7, width: 0, height: 0 }]);
+    expect(Math.hypot(6.9 - 0.8, 6.7 - 4.9)).toBeGreaterThan(r);
+    expect(intersectsCircle(boxes[0]!, 6.9, 4.9, r)).toBe(true);
+    expect(index.nearestWithDistances(6.9, 4.9, INF, r)).toEqual([
+      { item: boxes[0]!.item, distance: r },
+    ]);
+    expect((index as unknown as QueryIndex<unknown>).searchCircle(6.9, 4.9, r)).toHaveLength(1);
   });
 
   it('nearest refuses a k that is negative, fractional, NaN, -Infinity or not a number', () => {

@@ -4,7 +4,7 @@
 
 import { boxDistance, boxIntersectsCircle } from '../geometry/rect.js';
 import type { KBest } from './queue.js';
-import { POSITIONS } from './scan.js';
+import { beyondKey, POINT, POSITIONS, withinKey } from './scan.js';
 
 // The squared distance from (x, y) of entry e, a point (its box's min corner): the value
 // `boxDistanceSq` gives for its box.
@@ -67,15 +67,20 @@ export function scanNearestPoints(
   best: KBest,
 ): void {
   let cut = pointCut(best, limit);
+  const within = withinKey(POINT, limit);
+  const beyond = beyondKey(POINT, limit);
   for (let e = from; e < to; e++) {
     if (pointDistanceSq(box, e, x, y) > cut) continue;
     const px = box[4 * e]!;
     const py = box[4 * e + 1]!;
-    const key = boxDistance(px, py, px, py, x, y);
-    if (key <= limit) {
-      best.offer(slot === POSITIONS ? e : slot[e]!, key);
-      cut = pointCut(best, limit);
+    let key = boxDistance(px, py, px, py, x, y);
+    if (key > within) {
+      // Near maxDistance: decided exactly, as in scanNearest.
+      if (key > beyond || !pointBoxIn(box, e, x, y, limit)) continue;
+      if (key > limit) key = limit;
     }
+    best.offer(slot === POSITIONS ? e : slot[e]!, key);
+    cut = pointCut(best, limit);
   }
 }
 

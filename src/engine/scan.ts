@@ -78,6 +78,28 @@ export function maxKey(metric: number, q: Float64Array, qi: number): number {
   return metric === POINT ? q[qi + 2]! : metric === GEO ? q[qi + 4]! : 1;
 }
 
+// A POINT key (`boxDistance`) is within a few ulps of the distance (its differences, squares,
+// sum and square root round once each), or within a few subnormal ulps of it below 2^-1022; a
+// key nearer to maxDistance than KEY_SLACK of it is decided exactly.
+const KEY_SLACK = 2 ** -48;
+// Below this maxDistance the relative margin would be lost in subnormal rounding.
+const TRUSTED = 2 ** -960;
+
+/**
+ * For the POINT keys of a search that keeps distances up to `limit` (maxDistance): a key at most
+ * this is surely within it (keys above it and up to `beyondKey` are decided exactly).
+ */
+export function withinKey(metric: number, limit: number): number {
+  if (metric !== POINT) return limit;
+  return limit >= TRUSTED ? limit * (1 - KEY_SLACK) : 0;
+}
+
+/** For the POINT keys of a search up to `limit`: a key above this is surely beyond it. */
+export function beyondKey(metric: number, limit: number): number {
+  if (metric !== POINT) return limit;
+  return limit >= TRUSTED ? limit * (1 + KEY_SLACK) : limit > 0 ? 2 ** -900 : 0;
+}
+
 /**
  * Whether the box meets the shape: a circle (a, b, radius c) or a segment (a, b)-(c, d), decided
  * exactly. An unbounded box (a root's) always does.
