@@ -3,7 +3,7 @@
 // trees whose engines list their nodes (PointQuadtree, StaticQuadtree). The pass itself is in
 // engine/aggregate.ts.
 
-import { NodeTable } from './engine/aggregate.js';
+import type { NodeTable } from './engine/aggregate.js';
 import type { AggregateNode } from './types.js';
 import { checkFunction } from './validate.js';
 
@@ -13,16 +13,16 @@ export type AggregateCallback = (node: AggregateNode) => void;
 /** Options of `visitAfter`. */
 export interface AggregateOptions<T> {
   /** An item's weight in the centroid (default 1). */
-  weight?: (item: T) => number;
+  weight?: ((item: T) => number) | undefined;
   /** An item's value, folded by `reduce` (for example a property to sum). */
-  map?: (item: T) => number;
+  map?: ((item: T) => number) | undefined;
   /**
    * Folds two values into one (default: their sum); it must be associative and commutative (sum,
    * min, max), as the fold order follows the tree.
    */
-  reduce?: (a: number, b: number) => number;
+  reduce?: ((a: number, b: number) => number) | undefined;
   /** The value of a node with no items (default 0). */
-  initial?: number;
+  initial?: number | undefined;
 }
 
 /**
@@ -108,5 +108,3 @@ export function visitAfter<T>(
     engine.walking--;
   }
 }
-
-export { NodeTable };

@@ -73,33 +73,33 @@ export interface View {
 /** How items are drawn. Missing fields draw nothing of that kind (no fill, no stroke). */
 export interface CanvasStyle {
   /** Fill colour (CSS). */
-  fill?: string;
+  fill?: string | undefined;
   /** Outline colour (CSS). */
-  stroke?: string;
+  stroke?: string | undefined;
   /** Outline width in canvas pixels (default 1). */
-  lineWidth?: number;
+  lineWidth?: number | undefined;
   /** Opacity from 0 to 1 (default 1). */
-  alpha?: number;
+  alpha?: number | undefined;
   /** Side in canvas pixels of the square drawn for a point (default 3). */
-  pointSize?: number;
+  pointSize?: number | undefined;
 }
 
 /** How the nodes of an index are drawn. */
 export interface IndexStyle {
   /** Outline colours by depth: a node of depth d gets `colors[d % colors.length]`. */
-  colors?: readonly string[];
+  colors?: readonly string[] | undefined;
   /** Outline width in canvas pixels (default 1). */
-  lineWidth?: number;
+  lineWidth?: number | undefined;
   /** Opacity from 0 to 1 (default 1). */
-  alpha?: number;
+  alpha?: number | undefined;
   /** Nodes deeper than this are not drawn, nor walked (default: all). */
-  maxDepth?: number;
+  maxDepth?: number | undefined;
   /**
    * Nodes narrower and shorter than this many canvas pixels are not drawn, nor their children
    * walked (default 0: all), so that a tree with more cells than pixels does not paint a solid
    * mesh.
    */
-  minSize?: number;
+  minSize?: number | undefined;
 }
 
 /** Anything with quadkit's `visit`: every index of the library. */
@@ -246,14 +246,15 @@ export function drawIndex(
  * Draws items as rectangles, all in one path: filled, then outlined, as the style says.
  * @param ctx - the canvas context.
  * @param items - the items (an array, or any array-like such as a list of ids).
- * @param toRect - reads an item's bounds (default: the item itself, `width`/`height` 0 if absent).
+ * @param toRect - reads an item's bounds; `undefined` for items that are `{ x, y, width?, height? }`
+ * themselves (`width`/`height` 0 if absent). Other items need it, or the call does not compile.
  * @param style - fill, stroke, line width, opacity.
  * @param view - world to canvas transform (default: identity).
  */
 export function drawRects<T>(
   ctx: Canvas2D,
   items: ArrayLike<T>,
-  toRect: ((item: T) => RectLike) | undefined,
+  toRect: T extends RectLike ? ((item: T) => RectLike) | undefined : (item: T) => RectLike,
   style: CanvasStyle,
   view: View = IDENTITY_VIEW,
 ): void {
@@ -276,14 +277,15 @@ export function drawRects<T>(
  * Draws items as points: a small square of `style.pointSize` pixels centred on each.
  * @param ctx - the canvas context.
  * @param items - the items (an array, or any array-like).
- * @param toPoint - reads an item's position (default: the item itself, `{ x, y }`).
+ * @param toPoint - reads an item's position; `undefined` for items that are `{ x, y }` themselves.
+ * Other items need it, or the call does not compile.
  * @param style - fill, stroke, point size, opacity.
  * @param view - world to canvas transform (default: identity).
  */
 export function drawPoints<T>(
   ctx: Canvas2D,
   items: ArrayLike<T>,
-  toPoint: ((item: T) => PointLike) | undefined,
+  toPoint: T extends PointLike ? ((item: T) => PointLike) | undefined : (item: T) => PointLike,
   style: CanvasStyle,
   view: View = IDENTITY_VIEW,
 ): void {

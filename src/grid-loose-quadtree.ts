@@ -23,9 +23,9 @@ export interface GridLooseQuadtreeOptions<T> {
    * `load`, again when the count doubles or falls to a quarter, and when moves (`update`,
    * `updateAll`) take the ideal depth a level or more away (all items are then placed again).
    */
-  depth?: number;
+  depth?: number | undefined;
   /** Reads an item's bounds when items are not `{ x, y, width?, height? }`. */
-  toRect?: ToRect<T>;
+  toRect?: ToRect<T> | undefined;
 }
 
 /** The depth of an empty index that chooses its own (until items come). */

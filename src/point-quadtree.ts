@@ -1,10 +1,6 @@
-import {
-  type AggregateCallback,
-  type AggregateOptions,
-  NodeTable,
-  visitAfter,
-} from './aggregates.js';
+import { type AggregateCallback, type AggregateOptions, visitAfter } from './aggregates.js';
 import { DynamicIndex } from './dynamic.js';
+import { NodeTable } from './engine/aggregate.js';
 import { RegionTree } from './engine/tree.js';
 import { openDoor, pointsReader } from './typed-items.js';
 import type { IndexSummary, PointLike, Rect, RequireToPoint, ToPoint } from './types.js';
@@ -18,14 +14,14 @@ export interface PointQuadtreeOptions<T> {
   /** The area the points live in. Points outside it are still indexed (in the root node). */
   bounds: Rect;
   /** Points a leaf holds before it splits (default 32). */
-  bucketSize?: number;
+  bucketSize?: number | undefined;
   /**
    * Depth of the deepest leaf (default 16, at most 30): it bounds splitting, so any number of
    * coincident points costs no more than one long leaf.
    */
-  maxLevels?: number;
+  maxLevels?: number | undefined;
   /** Reads an item's position when items are not `{ x, y }`. */
-  toPoint?: ToPoint<T>;
+  toPoint?: ToPoint<T> | undefined;
 }
 
 /** Default `bucketSize`. */

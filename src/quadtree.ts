@@ -12,17 +12,17 @@ export interface QuadtreeOptions<T> {
   /** The area the items live in. Items outside it are still indexed (in the root node). */
   bounds: Rect;
   /** Items a node holds before it splits (default 32). */
-  maxObjects?: number;
+  maxObjects?: number | undefined;
   /** Depth of the deepest node; the root is level 0 (default 12, at most 30). */
-  maxLevels?: number;
+  maxLevels?: number | undefined;
   /**
    * How much larger than its cell a node's bounds are, from 1 to 2 (default 1). 1 is the classic
    * quadtree of quadtree-js: an item that straddles a split line stays in the parent. 2 is the
    * loose quadtree: an item's depth depends only on its size, never on where it is.
    */
-  looseness?: number;
+  looseness?: number | undefined;
   /** Reads an item's bounds when items are not `{ x, y, width?, height? }`. */
-  toRect?: ToRect<T>;
+  toRect?: ToRect<T> | undefined;
 }
 
 /** The settings in a Quadtree's `toJSON()`. */

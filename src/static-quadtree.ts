@@ -1,9 +1,5 @@
-import {
-  type AggregateCallback,
-  type AggregateOptions,
-  NodeTable,
-  visitAfter,
-} from './aggregates.js';
+import { type AggregateCallback, type AggregateOptions, visitAfter } from './aggregates.js';
+import { NodeTable } from './engine/aggregate.js';
 import { PackedTree } from './engine/packed.js';
 import { arraySource, type BoxSource, CHUNK, sampled } from './engine/packed-build.js';
 import { runLength } from './engine/packed-walk.js';
@@ -28,15 +24,15 @@ import {
 /** Options of {@link StaticQuadtree.fromBoxes} and `fromPoints`. */
 export interface StaticBuildOptions {
   /** Children per node (default 16, from 2 to 65536). */
-  nodeSize?: number;
+  nodeSize?: number | undefined;
   /**
    * The area for the space-filling curve (it steers only the order of the items, never which are
    * found); by default a box around the items: a sample's extent, widened, if it holds them all,
    * else their extent.
    */
-  bounds?: Rect;
+  bounds?: Rect | undefined;
   /** Build in a SharedArrayBuffer, to share with worker threads (default false). */
-  shared?: boolean;
+  shared?: boolean | undefined;
 }
 
 /**
@@ -49,7 +45,7 @@ export interface StaticQuadtreeOptions<T> extends StaticBuildOptions {
    * about twice per item (it reads the items in two passes and keeps no copy of their boxes),
    * never after; every answer is checked.
    */
-  toRect?: ToRect<T>;
+  toRect?: ToRect<T> | undefined;
 }
 
 /** The settings in a StaticQuadtree's `toJSON()`. */
@@ -209,7 +205,6 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     return this.summary('StaticQuadtree', { nodeSize: this.nodeSize, shared });
   }
 
-  /** @internal */
   /**
    * Calls `callback(node)` for each inner node after all of its descendants (d3-quadtree's
    * visitAfter order), with the aggregate of the items under it: `count`, `weight`, the weighted

@@ -33,7 +33,7 @@ export interface TriangleIndexOptions {
    * Leave zero-area triangles out (listed in `skipped`) instead of throwing (default false).
    * They have no area to locate a point in.
    */
-  skipDegenerate?: boolean;
+  skipDegenerate?: boolean | undefined;
 }
 
 /** The settings in a TriangleIndex's `toJSON()`. */

@@ -124,6 +124,17 @@ const DOORS: Door[] = [
   },
 ];
 
+/** Whether the door builds a dynamic index (whose bounds are required). */
+function isDynamic(door: Door): boolean {
+  return ['Quadtree', 'GridLooseQuadtree', 'PointQuadtree'].includes(door.owner);
+}
+
+function hasSummary(v: unknown): v is { toJSON(): unknown } {
+  return (
+    typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function'
+  );
+}
+
 // A valid value for each known option, to show that every known key passes.
 const VALID: Record<string, unknown> = {
   bounds,
@@ -176,6 +187,18 @@ describe('options', () => {
       const all = Object.fromEntries(door.known.map((k) => [k, VALID[k]]));
       expect(() => door.call(all)).not.toThrow();
       for (const key of door.known) expect(() => door.call({ [key]: VALID[key] })).not.toThrow();
+    },
+  );
+
+  it.each(DOORS.map((d, i) => [`${d.owner} (door ${i})`, d] as const))(
+    '%s takes undefined for an optional option as the option left out',
+    (_, door) => {
+      // (bounds is required by the dynamic indexes.)
+      const optional = door.known.filter((k) => !(k === 'bounds' && isDynamic(door)));
+      const given = door.call(Object.fromEntries(optional.map((k) => [k, undefined])));
+      const plain = door.call({});
+      if (hasSummary(given) && hasSummary(plain)) expect(given.toJSON()).toEqual(plain.toJSON());
+      else expect(given).toEqual(plain);
     },
   );
 

@@ -2,6 +2,7 @@
 // worker_threads or Web Workers) that share its buffer.
 
 export {
+  type AsyncDisposal,
   BatchPool,
   type BatchPoolOptions,
   type BatchPoolState,

@@ -37,19 +37,19 @@ declare global {
 /** Options of {@link BatchPool.create}. */
 export interface BatchPoolOptions {
   /** Worker threads (default: the logical cores minus one, at least 1; 0 is allowed). */
-  workers?: number;
+  workers?: number | undefined;
   /**
    * Whether the calling thread answers a share of each batch (default true). It is blocked
    * meanwhile: in a browser page, set false to keep the page responsive.
    */
-  mainThread?: boolean;
+  mainThread?: boolean | undefined;
   /** Queries a thread claims at a time (default: a 16th of a thread's share, at most 4096). */
-  chunkSize?: number;
+  chunkSize?: number | undefined;
   /**
    * The worker script: by default `worker.js` beside this module (dist/batch/worker.js); set it
    * when a bundler moves that file.
    */
-  workerUrl?: UrlLike;
+  workerUrl?: UrlLike | undefined;
 }
 
 /** What a pool can be made from: a tree, or its buffer from `toBuffer()`. */
@@ -67,6 +67,18 @@ export type BatchPoolState = 'open' | 'closed' | 'failed';
 
 const MAX_CHUNK = 2 ** 30;
 const EMPTY = new Int32Array(0);
+
+/**
+ * What `BatchPool.create` adds to the pool's type for `await using`: `[Symbol.asyncDispose]()`,
+ * which closes the pool, where TypeScript's lib declares the symbol (the `esnext.disposable` lib
+ * that `await using` needs, or Node's types); nothing where it does not, so the declarations
+ * compile without that lib too.
+ */
+export type AsyncDisposal = SymbolConstructor extends {
+  readonly asyncDispose: infer S extends symbol;
+}
+  ? Readonly<Record<S, () => Promise<void>>>
+  : unknown;
 
 /**
  * A pool of worker threads answering batches of queries on one static tree: window (`search`),
@@ -126,7 +138,7 @@ export class BatchPool<T = number> {
   static async create<T = number>(
     source: BatchSource<T>,
     options: BatchPoolOptions = {},
-  ): Promise<BatchPool<T>> {
+  ): Promise<BatchPool<T> & AsyncDisposal> {
     checkShared();
     checkOptions(options, 'BatchPool.create', POOL_OPTIONS, true);
     // The tree's buffer, shared, opened (and checked) here before any worker starts.
@@ -181,7 +193,8 @@ export class BatchPool<T = number> {
       throw e;
     }
     pool.idle();
-    return pool;
+    // (The prototype has [Symbol.asyncDispose] where the runtime has the symbol: see below.)
+    return pool as BatchPool<T> & AsyncDisposal;
   }
 
   /** `open`, `closed` (by `close()`) or `failed` (a batch failed; every worker is stopped). */

@@ -8,7 +8,7 @@ export interface PointFeature<P> {
   /** Always `'Feature'`. */
   type: 'Feature';
   /** The point's identifier, if it has one. */
-  id?: number | string;
+  id?: number | string | undefined;
   /** The point's properties, returned as given. */
   properties: P;
   /** The point's geometry. */

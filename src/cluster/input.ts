@@ -7,23 +7,23 @@ import type { PointFeature } from './features.js';
 /** Options of `Clusterer`: supercluster's names, defaults and meaning. */
 export interface ClustererOptions<P, C> {
   /** The lowest zoom that gets clusters (default 0). */
-  minZoom?: number;
+  minZoom?: number | undefined;
   /** The highest zoom that gets clusters (default 16, at most 30); above it every point stands alone. */
-  maxZoom?: number;
+  maxZoom?: number | undefined;
   /** The fewest points a cluster may hold (default 2). */
-  minPoints?: number;
+  minPoints?: number | undefined;
   /** The cluster radius in pixels (default 40). */
-  radius?: number;
+  radius?: number | undefined;
   /** The tile extent in pixels, the unit of `radius` (default 512). */
-  extent?: number;
+  extent?: number | undefined;
   /** Accepted for compatibility with supercluster (its k-d tree's leaf size); the grids have none. */
-  nodeSize?: number;
+  nodeSize?: number | undefined;
   /** getTile gives points their index in the input as `id` (default false: the feature's `id`). */
-  generateId?: boolean;
+  generateId?: boolean | undefined;
   /** The properties of a point that the reduce sums up (default: the point's properties). */
-  map?: (properties: P) => C;
+  map?: ((properties: P) => C) | undefined;
   /** Folds `properties` (mapped from a point, or a cluster's) into a cluster's `accumulated`. */
-  reduce?: ((accumulated: C, properties: C) => void) | null;
+  reduce?: ((accumulated: C, properties: C) => void) | null | undefined;
 }
 
 const KNOWN = [
@@ -39,7 +39,12 @@ const KNOWN = [
 ];
 
 /** The options with their defaults filled in. */
-export type FullOptions<P, C> = Readonly<Required<Omit<ClustererOptions<P, C>, 'reduce'>>> & {
+export type FullOptions<P, C> = {
+  readonly [K in Exclude<keyof ClustererOptions<P, C>, 'reduce'>]-?: Exclude<
+    ClustererOptions<P, C>[K],
+    undefined
+  >;
+} & {
   /** Folds a point's or cluster's mapped properties into the accumulated ones; null: no reduce. */
   readonly reduce: ((accumulated: C, properties: C) => void) | null;
 };

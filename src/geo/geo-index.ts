@@ -4,8 +4,8 @@
 import { boxDistance } from '../geometry/rect.js';
 import { StaticQuadtree } from '../static-quadtree.js';
 import {
+  checkCount,
   checkFinite,
-  checkInteger,
   checkNonNegative,
   checkOptions,
   checkRange,
@@ -17,7 +17,7 @@ import { AT_POINT, IN_BOX, IN_CIRCLE, ON_SEGMENT, partDistance, partMeets } from
 /** Options of {@link GeoIndex.from}. */
 export interface GeoIndexOptions {
   /** Children per node of the tree over the parts (default 16). */
-  nodeSize?: number;
+  nodeSize?: number | undefined;
 }
 
 /** A feature found by `GeoIndex.nearest` or `geoNearest`, with its distance. */
@@ -90,7 +90,7 @@ export class GeoIndex<P = Record<string, unknown> | null> {
    * bounding box (0 inside it), a lower bound of the distance to the shape. Nearest first (ties
    * as `geoNearest` breaks them); only features within `maxDistance`.
    * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
-   * @param k - how many (default 1).
+   * @param k - how many (default 1), or Infinity for every feature within `maxDistance`.
    * @param maxDistance - farthest distance included, in the radius's unit (default Infinity).
    * @param radius - the sphere's radius (default 6371.0088).
    */
@@ -101,7 +101,7 @@ export class GeoIndex<P = Record<string, unknown> | null> {
     maxDistance = Number.POSITIVE_INFINITY,
     radius = EARTH_RADIUS_KM,
   ): FeatureHit<P>[] {
-    checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
+    checkCount('k', k);
     const { parts, tree } = this;
     const total = parts.count;
     let want = Math.min(total, Math.max(16, k));
@@ -206,7 +206,7 @@ export class GeoIndex<P = Record<string, unknown> | null> {
    * (0 inside a polygon), nearest first, equal distances in input order; only those within
    * `maxDistance`. Parts come from the tree in order of their boxes' distance until no box is
    * nearer than the k-th feature found.
-   * @param k - how many (default 1).
+   * @param k - how many (default 1), or Infinity for every feature within `maxDistance`.
    * @param maxDistance - farthest distance included, in degrees (default Infinity).
    */
   nearest(
@@ -217,7 +217,7 @@ export class GeoIndex<P = Record<string, unknown> | null> {
   ): FeatureHit<P>[] {
     checkFinite('lon', lon);
     checkFinite('lat', lat);
-    checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
+    checkCount('k', k);
     checkNonNegative('maxDistance', maxDistance, true);
     const { parts, tree, candidates } = this;
     const total = parts.count;

@@ -61,9 +61,9 @@ export interface Feature<P = Record<string, unknown> | null> {
   /** The feature's properties, returned as given. */
   properties: P;
   /** The feature's identifier, if it has one. */
-  id?: string | number;
+  id?: string | number | undefined;
   /** The bounding box the input carries, if any (not used: bounds come from the geometry). */
-  bbox?: number[];
+  bbox?: number[] | undefined;
 }
 
 /** A GeoJSON FeatureCollection. */

@@ -6,7 +6,7 @@
 import { GEO } from '../engine/scan.js';
 import { distanceOfHav, havOfDistance, havPoints } from '../geometry/sphere.js';
 import type { QueryIndex } from '../queries.js';
-import { checkFinite, checkInteger, checkNonNegative, checkRange } from '../validate.js';
+import { checkCount, checkFinite, checkNonNegative, checkRange } from '../validate.js';
 
 /** The mean Earth radius in kilometres, (2a + b) / 3 of WGS 84 (IUGG, Moritz 2000). */
 export const EARTH_RADIUS_KM = 6371.0088;
@@ -45,13 +45,14 @@ function checkQuery(lon: number, lat: number, radius: number): void {
 
 /**
  * Allocation-free `geoNearest`: writes the items nearest first to `items` and their great-circle
- * distances to `distances` (both from index 0, with room for k), and returns how many.
+ * distances to `distances` (both from index 0, with room for k, or for every item within
+ * `maxDistance` when k is Infinity), and returns how many.
  *
  * @param index - any quadkit index (PointQuadtree, StaticQuadtree, ...) whose items are placed
  * at x = longitude, y = latitude in degrees.
  * @param lon - the query's longitude in degrees (any finite value; it wraps).
  * @param lat - the query's latitude in degrees, in [-90, 90].
- * @param k - how many items at most.
+ * @param k - how many items at most: an integer >= 0, or Infinity for all within `maxDistance`.
  * @param maxDistance - farthest distance included (Infinity for none), in the radius's unit.
  * @param items - receives the items.
  * @param distances - receives their distances.
@@ -68,7 +69,7 @@ export function geoNearestInto<T>(
   radius = EARTH_RADIUS_KM,
 ): number {
   checkQuery(lon, lat, radius);
-  checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
+  checkCount('k', k);
   checkNonNegative('maxDistance', maxDistance, true);
   Q[0] = lon;
   Q[1] = lat;
@@ -96,7 +97,8 @@ export function geoNearestInto<T>(
  *
  * @param index - any quadkit index whose items are placed at x = longitude, y = latitude.
  * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
- * @param k - how many items at most (default 1).
+ * @param k - how many items at most (default 1): an integer >= 0, or Infinity for all within
+ * `maxDistance`, as `nearest` takes.
  * @param maxDistance - farthest distance included (default Infinity), in the radius's unit.
  * @param radius - the sphere's radius (default 6371.0088, the mean Earth radius in km).
  */
@@ -108,7 +110,7 @@ export function geoNearest<T>(
   maxDistance = Number.POSITIVE_INFINITY,
   radius = EARTH_RADIUS_KM,
 ): T[] {
-  checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
+  checkCount('k', k);
   const room = Math.min(k, index.size);
   const items = new Array<T>(room);
   const n = geoNearestInto(

@@ -283,7 +283,8 @@ describe('GeoIndex queries against brute force on random features', () => {
     for (let t = 0; t < 200; t++) {
       const x = randFloat(rng, -5, 45);
       const y = randFloat(rng, -5, 45);
-      const k = randInt(rng, 0, 12);
+      // (k = Infinity: every feature within max.)
+      const k = rng() < 0.15 ? Number.POSITIVE_INFINITY : randInt(rng, 0, 12);
       const max = rng() < 0.5 ? Number.POSITIVE_INFINITY : randFloat(rng, 0, 6);
       const dist = features.map((f) =>
         inAnyPolygon(f.geometry, x, y)
@@ -293,9 +294,10 @@ describe('GeoIndex queries against brute force on random features', () => {
               ...segmentsOf(f.geometry).map((s) => segDistance(s, x, y)),
             ),
       );
+      // (A feature without geometry has no distance: it is never near.)
       const want = dist
         .map((d, i) => ({ d, i }))
-        .filter((e) => e.d <= max)
+        .filter((e) => e.d <= max && e.d < Number.POSITIVE_INFINITY)
         .sort((a, b) => a.d - b.d || a.i - b.i)
         .slice(0, k);
       const got = index.nearest(x, y, k, max);
@@ -512,7 +514,7 @@ describe('GeoIndex.geoNearest and geoWithin', () => {
     for (let t = 0; t < 100; t++) {
       const lon = randFloat(rng, -180, 180);
       const lat = randFloat(rng, -90, 90);
-      const k = randInt(rng, 0, 20);
+      const k = rng() < 0.15 ? Number.POSITIVE_INFINITY : randInt(rng, 0, 20);
       const max = rng() < 0.5 ? Number.POSITIVE_INFINITY : randFloat(rng, 0, 3000);
       const all = geometries
         .map((g, i) => ({ i, d: Math.min(...pointsOf(g).map((p) => hav(lon, lat, p))) }))

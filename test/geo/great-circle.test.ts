@@ -197,6 +197,17 @@ describe('geoNearest at the poles and the antimeridian', () => {
       }
     });
 
+    it(`${name}: geoNearest(index, lon, lat, Infinity, km) is geoWithin(index, lon, lat, km)`, () => {
+      const rng = mulberry32(8);
+      for (let t = 0; t < 40; t++) {
+        const [lon, lat] = queryPoint(rng);
+        const km = randFloat(rng, 0, 150);
+        const all = geoNearest(index, lon, lat, Number.POSITIVE_INFINITY, km);
+        expect(all).toEqual(geoWithin(index, lon, lat, km));
+        expect(all).toEqual(bruteNearest(pts, lon, lat, pts.length, km).map((e) => e.id));
+      }
+    });
+
     it(`${name}: another radius gives distances on that sphere (radius 1: radians)`, () => {
       const rng = mulberry32(6);
       for (let t = 0; t < 30; t++) {

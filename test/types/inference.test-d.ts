@@ -1,7 +1,12 @@
+/// <reference lib="esnext.disposable" />
 // Type tests of the item-type rules, checked by `tsc -p tsconfig.json` (the typecheck step of
 // `npm test`): each `@ts-expect-error` line must fail to compile, or tsc reports the directive as
 // unused; each `expectTypeOf` must hold, or tsc reports the mismatch.
 import { expectTypeOf } from 'vitest';
+import { BatchPool } from '../../src/batch/index.js';
+import { type Canvas2D, drawIndex, drawPoints, drawRects } from '../../src/canvas.js';
+import { Clusterer } from '../../src/cluster/index.js';
+import { GeoIndex } from '../../src/geo/index.js';
 import {
   ContactTracker,
   GridLooseQuadtree,
@@ -19,6 +24,8 @@ import {
   StaticQuadtree,
   type UnknownOptionError,
 } from '../../src/index.js';
+
+declare const canvas: Canvas2D;
 
 interface Player {
   x: number;
@@ -155,3 +162,41 @@ expectTypeOf<InvalidTypeError>().toExtend<TypeError>();
 expectTypeOf<UnknownOptionError>().toExtend<TypeError>();
 expectTypeOf<InvalidValueError['code']>().toEqualTypeOf<'QUADKIT_INVALID_VALUE'>();
 expectTypeOf<InvalidValueError['code']>().toExtend<QuadkitErrorCode>();
+
+// Both trees with aggregates declare visitAfter.
+StaticQuadtree.from(players).visitAfter((node) => expectTypeOf(node.value).toBeNumber(), {
+  weight: (p) => p.width,
+});
+
+// An optional option given as undefined means its default (exactOptionalPropertyTypes).
+const configured: { maxObjects?: number | undefined; nodeSize?: number | undefined } = {};
+new Quadtree({ bounds: area, maxObjects: configured.maxObjects, toRect: undefined });
+StaticQuadtree.from(players, { nodeSize: configured.nodeSize, bounds: undefined });
+new Clusterer({ radius: undefined, map: undefined, reduce: undefined });
+drawIndex(canvas, declared, { maxDepth: undefined, colors: undefined });
+
+// GeoJSON as @types/geojson declares it: optional members that may hold undefined.
+interface TypedFeature {
+  type: 'Feature';
+  id?: string | number | undefined;
+  bbox?: [number, number, number, number] | undefined;
+  properties: { name: string };
+  geometry: { type: 'Point'; coordinates: number[] };
+}
+declare const typedFeatures: TypedFeature[];
+GeoIndex.from({ type: 'FeatureCollection', features: typedFeatures });
+new Clusterer<{ name: string }>().load(typedFeatures);
+
+// The canvas helpers read items as rectangles or points only when they are.
+drawRects(canvas, players, undefined, {});
+drawRects(canvas, [0, 1], (i) => players[i]!, {});
+// @ts-expect-error numbers are not rectangles: a reader is needed
+drawRects(canvas, [0, 1], undefined, {});
+// @ts-expect-error numbers are not points: a reader is needed
+drawPoints(canvas, [0, 1], undefined, {});
+
+// `await using` closes a pool.
+export async function pooled(tree: StaticQuadtree<number>): Promise<number> {
+  await using pool = await BatchPool.create(tree);
+  return pool.workers;
+}
