@@ -96,9 +96,13 @@ export function describe(value: unknown): string {
 /**
  * Throws for a field that is not what `rule` says: an InvalidValueError when it is a number (of
  * the right type, out of range), else an InvalidTypeError.
+ * @param what - the field, as the message names it.
+ * @param value - what it holds.
+ * @param rule - what it must be.
+ * @param hint - appended to the message: how to fix it, where that can be told.
  */
-export function badField(what: string, value: unknown, rule: string): never {
-  const text = `quadkit: ${what} must be ${rule}, got ${describe(value)}`;
+export function badField(what: string, value: unknown, rule: string, hint = ''): never {
+  const text = `quadkit: ${what} must be ${rule}, got ${describe(value)}${hint}`;
   throw typeof value === 'number' ? new InvalidValueError(text) : new InvalidTypeError(text);
 }
 

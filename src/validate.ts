@@ -48,8 +48,10 @@ export function readPointItem<T>(item: T, toPoint: ToPoint<T> | undefined): void
   const name = toPoint === undefined ? 'item' : 'toPoint(item)';
   if (p === null || typeof p !== 'object') wrongType(name, p, 'an object { x, y }');
   const { x, y } = p;
-  if (typeof x !== 'number' || x - x !== 0) bad(`${name}.x`, x, 'a finite number');
-  if (typeof y !== 'number' || y - y !== 0) bad(`${name}.y`, y, 'a finite number');
+  if (typeof x !== 'number' || x - x !== 0)
+    bad(`${name}.x`, x, 'a finite number', shapeHint(p, name, 'toPoint'));
+  if (typeof y !== 'number' || y - y !== 0)
+    bad(`${name}.y`, y, 'a finite number', shapeHint(p, name, 'toPoint'));
   BOUNDS[0] = x;
   BOUNDS[1] = y;
   BOUNDS[2] = x;
@@ -60,8 +62,10 @@ function readRectLike(r: RectLike, name: string): void {
   const { x, y } = r;
   const w = r.width === undefined ? 0 : r.width;
   const h = r.height === undefined ? 0 : r.height;
-  if (typeof x !== 'number' || x - x !== 0) bad(`${name}.x`, x, 'a finite number');
-  if (typeof y !== 'number' || y - y !== 0) bad(`${name}.y`, y, 'a finite number');
+  if (typeof x !== 'number' || x - x !== 0)
+    bad(`${name}.x`, x, 'a finite number', shapeHint(r, name, 'toRect'));
+  if (typeof y !== 'number' || y - y !== 0)
+    bad(`${name}.y`, y, 'a finite number', shapeHint(r, name, 'toRect'));
   if (typeof w !== 'number' || !(w >= 0) || w - w !== 0)
     bad(`${name}.width`, w, 'a finite number >= 0');
   if (typeof h !== 'number' || !(h >= 0) || h - h !== 0)
@@ -74,6 +78,26 @@ function readRectLike(r: RectLike, name: string): void {
   BOUNDS[1] = y;
   BOUNDS[2] = maxX;
   BOUNDS[3] = maxY;
+}
+
+// How to fix an item, or a query rectangle, read as `{ x, y, ... }` that has no `x` or `y`: the
+// shapes the peers' users hand over (rbush's and flatbush's boxes, d3's [x, y] pairs), named
+// with the reader that takes them; nothing when the field is there but not finite.
+function shapeHint(r: object, name: string, reader: 'toRect' | 'toPoint'): string {
+  const { x, y } = r as PointLike;
+  if (x !== undefined && y !== undefined) return '';
+  const box = 'minX' in r && 'minY' in r && 'maxX' in r && 'maxY' in r;
+  if (name === 'rect') {
+    return box ? ' (a rectangle is { x, y, width, height }, not { minX, minY, maxX, maxY })' : '';
+  }
+  if (name !== 'item') return '';
+  if (box && reader === 'toRect') {
+    return ' (for { minX, minY, maxX, maxY } items give options.toRect: (b) => ({ x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY }))';
+  }
+  if (Array.isArray(r))
+    return ` (for [x, y] items give options.${reader}: (p) => ({ x: p[0], y: p[1] }))`;
+  const shape = reader === 'toRect' ? '{ x, y, width?, height? }' : '{ x, y }';
+  return ` (items are read as ${shape}; give options.${reader} to read another shape)`;
 }
 
 /**
@@ -376,8 +400,13 @@ export function checkOptions<O extends object>(
   }
   for (const key in options) {
     if (!Object.hasOwn(options, key) || known.includes(key)) continue;
+    // quadtree-js takes the bounds themselves, then maxObjects and maxLevels as arguments.
+    const bounds =
+      known.includes('bounds') && ['x', 'y', 'width', 'height'].includes(key)
+        ? ` (the bounds go in options.bounds: new ${owner}({ bounds: { x, y, width, height } }))`
+        : '';
     throw new UnknownOptionError(
-      `quadkit: unknown option ${JSON.stringify(key)} for ${owner}; known options: ${known.join(', ')}`,
+      `quadkit: unknown option ${JSON.stringify(key)} for ${owner}; known options: ${known.join(', ')}${bounds}`,
     );
   }
   return options;

@@ -232,6 +232,41 @@ describe('error messages', () => {
     }
   });
 
+  it("items and rectangles shaped as the peers' say which option reads them, and the index is unchanged", () => {
+    const box = { minX: 1, minY: 1, maxX: 2, maxY: 2 };
+    const tree = new Quadtree({ bounds });
+    const points = new PointQuadtree({ bounds });
+    const cases: [() => unknown, RegExp][] = [
+      [() => tree.insert(box as never), /item\.x .*give options\.toRect: \(b\) => \(\{ x: b\.minX/],
+      [() => tree.load([bounds, box] as never), /give options\.toRect: .*\(items\[1\]; nothing/],
+      [() => StaticQuadtree.from([box] as never), /give options\.toRect: \(b\) =>/],
+      [() => points.insert([1, 2] as never), /for \[x, y\] items give options\.toPoint: \(p\) =>/],
+      [
+        () => tree.insert({ left: 1 } as never),
+        /read as \{ x, y, width\?, height\? \}; give options\.toRect/,
+      ],
+      [() => points.insert({ lon: 1 } as never), /read as \{ x, y \}; give options\.toPoint/],
+      [
+        () => tree.search(box as never),
+        /rect\.x .*a rectangle is \{ x, y, width, height \}, not \{ minX/,
+      ],
+      [
+        () => new Quadtree(bounds as never),
+        /unknown option "x" .*the bounds go in options\.bounds: new Quadtree\(\{ bounds: /,
+      ],
+    ];
+    for (const [make, message] of cases) {
+      const err = caught(make);
+      expect(err).toBeInstanceOf(TypeError);
+      expect((err as Error).message).toMatch(message);
+    }
+    expect(tree.size + points.size).toBe(0);
+    // A field that is there but not finite gets no hint.
+    expect((caught(() => tree.insert({ x: Number.NaN, y: 1 })) as Error).message).toBe(
+      'quadkit: item.x must be a finite number, got NaN',
+    );
+  });
+
   it('new ContactTracker(StaticQuadtree) says at once that the tracker needs a dynamic index', () => {
     const err = caught(() => new ContactTracker(StaticQuadtree.from([bounds]) as never));
     expect((err as Error).message).toMatch(/needs a dynamic index/);
