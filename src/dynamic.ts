@@ -242,7 +242,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
   private idle(method: string): void {
     if (this.engine.walking !== 0) {
       throw new WalkInProgressError(
-        `quadkit: ${method}() was called from inside a pairs(), visit() or toRect callback; collect the changes and apply them after`,
+        `quadkit: ${method}() was called from inside a pairs(), visit() or toRect callback or a nearest() filter; collect the changes and apply them after`,
       );
     }
   }

@@ -34,14 +34,22 @@ function stage(a: number, b: number, c: number, d: number): Float64Array {
 }
 
 /**
- * The read-only queries of a quadkit index over items of type T. Queries never call user code;
- * `pairs` and `visit` do.
+ * The read-only queries of a quadkit index over items of type T. Queries call no user code but
+ * a `nearest` filter; `pairs` and `visit` do.
  *
  * @typeParam T - the item type (item indices, `number`, for indexes without item objects).
  */
 export abstract class QueryIndex<T> {
   /** @internal */
   protected readonly engine: QueryEngine;
+
+  // The filter of the nearest query under way (typed without T, which would make the class
+  // contravariant in it), and the engine's view of it, by slot.
+  private filter: ((item: unknown) => unknown) | null = null;
+  private readonly acceptSlot = (slot: number): boolean => {
+    const items = this.slotItems();
+    return !!this.filter!(items === null ? slot : items[slot]);
+  };
 
   /** @internal */
   protected constructor(engine: QueryEngine) {
@@ -121,6 +129,7 @@ export abstract class QueryIndex<T> {
 
   /** Whether any item's bounds overlap the rectangle; stops at the first. */
   collides(rect: Rect): boolean {
+    this.notFiltering();
     readQueryRect(rect);
     return this.engine.queryRect(BOUNDS, 0, 0, 1) > 0;
   }
@@ -134,9 +143,18 @@ export abstract class QueryIndex<T> {
    * @param y - the query point's y.
    * @param k - how many: an integer >= 0, or Infinity for all (default 1).
    * @param maxDistance - farthest distance included (default Infinity).
+   * @param filter - keeps only the items it returns true for (as flatbush's `neighbors` filter):
+   * the k nearest of those. It is called only for items near enough to be among them, and must
+   * not query or change the index.
    */
-  nearest(x: number, y: number, k = 1, maxDistance = Number.POSITIVE_INFINITY): T[] {
-    return this.list(this.nearestQuery(x, y, k, maxDistance), this.slotItems());
+  nearest(
+    x: number,
+    y: number,
+    k = 1,
+    maxDistance = Number.POSITIVE_INFINITY,
+    filter?: (item: T) => unknown,
+  ): T[] {
+    return this.list(this.nearestQuery(x, y, k, maxDistance, filter), this.slotItems());
   }
 
   /**
@@ -146,14 +164,16 @@ export abstract class QueryIndex<T> {
    * @param y - the query point's y.
    * @param k - how many: an integer >= 0, or Infinity for all within `maxDistance` (default 1).
    * @param maxDistance - farthest distance included (default Infinity).
+   * @param filter - keeps only the items it returns true for (see `nearest`).
    */
   nearestWithDistances(
     x: number,
     y: number,
     k = 1,
     maxDistance = Number.POSITIVE_INFINITY,
+    filter?: (item: T) => unknown,
   ): Neighbour<T>[] {
-    const n = this.nearestQuery(x, y, k, maxDistance);
+    const n = this.nearestQuery(x, y, k, maxDistance, filter);
     const keys = this.engine.best.keys;
     const out = new Array<Neighbour<T>>(n);
     for (let i = 0; i < n; i++) out[i] = { item: this.itemAt(i), distance: keys[i]! };
@@ -169,6 +189,7 @@ export abstract class QueryIndex<T> {
    * @param maxDistance - farthest distance included.
    * @param out - receives the items from index 0.
    * @param distances - receives the distances from index 0 (optional).
+   * @param filter - keeps only the items it returns true for (see `nearest`).
    */
   nearestInto(
     x: number,
@@ -177,8 +198,9 @@ export abstract class QueryIndex<T> {
     maxDistance: number,
     out: T[],
     distances?: Float64Array | number[],
+    filter?: (item: T) => unknown,
   ): number {
-    const n = this.into(this.nearestQuery(x, y, k, maxDistance), out, this.slotItems());
+    const n = this.into(this.nearestQuery(x, y, k, maxDistance, filter), out, this.slotItems());
     if (distances !== undefined) {
       const keys = this.engine.best.keys;
       for (let i = 0; i < n; i++) distances[i] = keys[i]!;
@@ -236,6 +258,7 @@ export abstract class QueryIndex<T> {
    * @internal
    */
   searchEdges(minX: number, minY: number, maxX: number, maxY: number, limit: number): T[] {
+    this.notFiltering();
     return this.hitList(this.engine.queryRect(stage(minX, minY, maxX, maxY), 0, 0, limit));
   }
 
@@ -262,6 +285,7 @@ export abstract class QueryIndex<T> {
     out: T[],
     keys: Float64Array | number[],
   ): number {
+    this.notFiltering();
     const n = this.engine.nearest(metric, q, 0, Math.min(k, this.size));
     const found = this.engine.best.keys;
     for (let i = 0; i < n; i++) keys[i] = found[i]!;
@@ -352,23 +376,36 @@ export abstract class QueryIndex<T> {
   private notWalking(method: string): void {
     if (this.engine.walking !== 0) {
       throw new WalkInProgressError(
-        `quadkit: ${method}() cannot run inside a pairs() or visit() callback; collect first`,
+        `quadkit: ${method}() cannot run inside a pairs() or visit() callback or a nearest() filter; collect first`,
+      );
+    }
+  }
+
+  // Refuses a query from inside a nearest filter: the search under way holds the engine's
+  // scratch (its queue, heap and stack).
+  private notFiltering(): void {
+    if (this.filter !== null) {
+      throw new WalkInProgressError(
+        'quadkit: the index cannot be queried from inside a nearest() filter (it is mid-search); the filter should only read the item',
       );
     }
   }
 
   private rectQuery(rect: Rect, all: number): number {
+    this.notFiltering();
     readQueryRect(rect);
     return this.engine.queryRect(BOUNDS, 0, all, Number.POSITIVE_INFINITY);
   }
 
   private pointQuery(x: number, y: number): number {
+    this.notFiltering();
     checkFinite('x', x);
     checkFinite('y', y);
     return this.engine.queryRect(stage(x, y, x, y), 0, 0, Number.POSITIVE_INFINITY);
   }
 
   private circleQuery(x: number, y: number, r: number): number {
+    this.notFiltering();
     checkFinite('x', x);
     checkFinite('y', y);
     checkNonNegative('r', r, false);
@@ -376,6 +413,7 @@ export abstract class QueryIndex<T> {
   }
 
   private segmentQuery(x1: number, y1: number, x2: number, y2: number): number {
+    this.notFiltering();
     checkFinite('x1', x1);
     checkFinite('y1', y1);
     checkFinite('x2', x2);
@@ -383,15 +421,37 @@ export abstract class QueryIndex<T> {
     return this.engine.searchShape(SEGMENT, stage(x1, y1, x2, y2), 0);
   }
 
-  private nearestQuery(x: number, y: number, k: number, maxDistance: number): number {
+  private nearestQuery(
+    x: number,
+    y: number,
+    k: number,
+    maxDistance: number,
+    filter: ((item: T) => unknown) | undefined,
+  ): number {
+    this.notFiltering();
     checkFinite('x', x);
     checkFinite('y', y);
     checkCount('k', k);
     checkNonNegative('maxDistance', maxDistance, true);
-    return this.engine.nearest(POINT, stage(x, y, maxDistance, 0), 0, Math.min(k, this.size));
+    const q = stage(x, y, maxDistance, 0);
+    if (filter === undefined) return this.engine.nearest(POINT, q, 0, Math.min(k, this.size));
+    checkFunction('filter', filter);
+    // The heap asks the filter for each item it would keep; meanwhile the index is read-only.
+    const { engine } = this;
+    this.filter = filter as (item: unknown) => unknown;
+    engine.best.accept = this.acceptSlot;
+    engine.walking++;
+    try {
+      return engine.nearest(POINT, q, 0, Math.min(k, this.size));
+    } finally {
+      engine.walking--;
+      engine.best.accept = null;
+      this.filter = null;
+    }
   }
 
   private rayQuery(x1: number, y1: number, x2: number, y2: number, k: number): number {
+    this.notFiltering();
     checkFinite('x1', x1);
     checkFinite('y1', y1);
     checkFinite('x2', x2);

@@ -13,6 +13,7 @@ import {
   type QueryIndex,
   type Rect,
   StaticQuadtree,
+  WalkInProgressError,
 } from '../src/index.js';
 import {
   type Box,
@@ -273,6 +274,98 @@ describe.each(KINDS)('$name', ({ points, build }) => {
       { item: boxes[0]!.item, distance: r },
     ]);
     expect((index as unknown as QueryIndex<unknown>).searchCircle(6.9, 4.9, r)).toHaveLength(1);
+  });
+
+  it('nearest(x, y, k, maxDistance, filter) gives the k nearest of the items the filter keeps, against brute force, in every form', () => {
+    fc.assert(
+      fc.property(
+        fc.array(itemArb, { maxLength: 60 }),
+        coordinate,
+        coordinate,
+        fc.oneof(fc.constant(INF), fc.integer({ min: 0, max: 12 })),
+        fc.oneof(
+          fc.constant(INF),
+          fc.integer({ min: 0, max: 40 }).map((v) => v / 2),
+        ),
+        fc.integer({ min: 0, max: 3 }),
+        (raw, x, y, k, maxDistance, mod) => {
+          const items = raw.map((r, id) => ({
+            id,
+            ...r,
+            ...(points ? { width: 0, height: 0 } : {}),
+          }));
+          const built = build(items);
+          // Keep every item whose position in the list is not a multiple of mod + 1 (mod 0:
+          // none), and record what the filter is asked.
+          const kept = new Set(
+            built.boxes.filter((_, i) => i % (mod + 1) !== 0).map((b) => b.item),
+          );
+          const asked: unknown[] = [];
+          const filter = (it: unknown) => {
+            asked.push(it);
+            return kept.has(it);
+          };
+          const wanted = built.boxes.filter((b) => kept.has(b.item));
+          const got = built.index.nearest(x, y, k, maxDistance, filter);
+          expect(checkNearest(got, wanted, x, y, k, maxDistance, (it) => JSON.stringify(it))).toBe(
+            null,
+          );
+          const all = new Set(built.boxes.map((b) => b.item));
+          for (const it of asked) expect(all.has(it)).toBe(true);
+          const hits = built.index.nearestWithDistances(x, y, k, maxDistance, filter);
+          expect(hits.map((h) => h.item)).toEqual(got);
+          const out: unknown[] = [];
+          const distances: number[] = [];
+          const n = built.index.nearestInto(x, y, k, maxDistance, out, distances, filter);
+          expect(out.slice(0, n)).toEqual(got);
+          expect(distances.slice(0, n)).toEqual(hits.map((h) => h.distance));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a nearest filter that throws rejects the query and leaves the index as it was; inside a filter the index can be neither queried nor changed', () => {
+    const items = Array.from({ length: 30 }, (_, id) => ({
+      id,
+      x: id,
+      y: id,
+      width: 0,
+      height: 0,
+    }));
+    const { index } = build(items);
+    const boom = new Error('boom');
+    expect(() =>
+      index.nearest(0, 0, 5, INF, () => {
+        throw boom;
+      }),
+    ).toThrow(boom);
+    const dynamic = index as unknown as Partial<Quadtree<unknown>> & QueryIndex<unknown>;
+    const inside = [
+      () => dynamic.nearest(1, 1),
+      () => dynamic.search({ x: 0, y: 0, width: 1, height: 1 }),
+      () => dynamic.searchCircle(0, 0, 1),
+      () => dynamic.raycast(0, 0, 1, 1),
+      () => dynamic.visit(() => {}),
+      ...(dynamic.clear === undefined ? [] : [() => dynamic.clear!()]),
+    ];
+    for (const call of inside) {
+      let thrown: unknown;
+      index.nearest(0, 0, 1, INF, () => {
+        try {
+          call();
+        } catch (e) {
+          thrown = e;
+        }
+        return true;
+      });
+      expect(thrown).toBeInstanceOf(WalkInProgressError);
+    }
+    // Afterwards: the same answers as before, and no filter left behind.
+    expect(index.nearest(0, 0, 3)).toHaveLength(3);
+    expect(index.nearest(0, 0, 3, INF, () => false)).toEqual([]);
+    expect(index.nearest(0, 0, INF)).toHaveLength(30);
+    expect(() => index.nearest(0, 0, 1, INF, 'yes' as never)).toThrow(InvalidTypeError);
   });
 
   it('nearest refuses a k that is negative, fractional, NaN, -Infinity or not a number', () => {

@@ -88,6 +88,11 @@ export class KBest {
    * through its leaf-to-item table). Null: by the ids. `reset` keeps it.
    */
   order: Int32Array | null = null;
+  /**
+   * Whether an id may be kept (a nearest query's filter, on the ids it would keep); null: every
+   * id. Asked only for an id that would enter the k best, so a rejected one never counts.
+   */
+  accept: ((id: number) => boolean) | null = null;
 
   /** Starts a new search for the `k` best. */
   reset(k: number): void {
@@ -113,6 +118,7 @@ export class KBest {
   offer(id: number, key: number): void {
     const { keys, ids } = this;
     if (this.length < this.k) {
+      if (this.accept !== null && !this.accept(id)) return;
       // Sift up in the max-heap.
       let i = this.length++;
       while (i > 0) {
@@ -129,6 +135,7 @@ export class KBest {
     }
     const wk = keys[0]!;
     if (key > wk || (key === wk && after(this.order, id, ids[0]!))) return;
+    if (this.accept !== null && !this.accept(id)) return;
     // Replace the worst and sift down.
     this.siftDown(this.length, key, id);
   }

@@ -200,3 +200,12 @@ export async function pooled(tree: StaticQuadtree<number>): Promise<number> {
   await using pool = await BatchPool.create(tree);
   return pool.workers;
 }
+
+// A nearest filter sees the item type.
+bySprite.nearest(0, 0, 3, Number.POSITIVE_INFINITY, (s) => {
+  expectTypeOf(s).toEqualTypeOf<Sprite>();
+  return s.name !== '';
+});
+expectTypeOf(
+  StaticQuadtree.fromPoints([0, 0]).nearestWithDistances(0, 0, 1, 5, (i) => i > 0),
+).toEqualTypeOf<Neighbour<number>[]>();
