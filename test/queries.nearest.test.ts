@@ -167,6 +167,17 @@ function gapOf(b: Box<unknown>, x: number, y: number): [number, number] {
   return [dx, dy];
 }
 
+/** maxDistance: Infinity, or 0 to 20 by halves. */
+const maxDistanceArb = fc.oneof(
+  fc.constant(INF),
+  fc.integer({ min: 0, max: 40 }).map((v) => v / 2),
+);
+
+/** The drawn rectangles as items with ids (points: of zero size). */
+function withIds(raw: Omit<Item, 'id'>[], points: boolean): Item[] {
+  return raw.map((r, id) => ({ id, ...r, ...(points ? { width: 0, height: 0 } : {}) }));
+}
+
 describe.each(KINDS)('$name', ({ points, build }) => {
   it('nearest(x, y, k, maxDistance) with k = Infinity gives every item within maxDistance, sorted, and the distances forms agree, against brute force', () => {
     fc.assert(
@@ -175,16 +186,9 @@ describe.each(KINDS)('$name', ({ points, build }) => {
         coordinate,
         coordinate,
         fc.oneof(fc.constant(INF), fc.integer({ min: 0, max: 70 })),
-        fc.oneof(
-          fc.constant(INF),
-          fc.integer({ min: 0, max: 40 }).map((v) => v / 2),
-        ),
+        maxDistanceArb,
         (raw, x, y, k, maxDistance) => {
-          const items = raw.map((r, id) => ({
-            id,
-            ...r,
-            ...(points ? { width: 0, height: 0 } : {}),
-          }));
+          const items = withIds(raw, points);
           const built = build(items);
           expect(checkAll(built, x, y, k, maxDistance)).toBe(null);
           if (k === INF) {
@@ -283,17 +287,10 @@ describe.each(KINDS)('$name', ({ points, build }) => {
         coordinate,
         coordinate,
         fc.oneof(fc.constant(INF), fc.integer({ min: 0, max: 12 })),
-        fc.oneof(
-          fc.constant(INF),
-          fc.integer({ min: 0, max: 40 }).map((v) => v / 2),
-        ),
+        maxDistanceArb,
         fc.integer({ min: 0, max: 3 }),
         (raw, x, y, k, maxDistance, mod) => {
-          const items = raw.map((r, id) => ({
-            id,
-            ...r,
-            ...(points ? { width: 0, height: 0 } : {}),
-          }));
+          const items = withIds(raw, points);
           const built = build(items);
           // Keep every item whose position in the list is not a multiple of mod + 1 (mod 0:
           // none), and record what the filter is asked.
