@@ -10,7 +10,7 @@
 
 import { createRequire } from 'node:module';
 import type { Plugin } from 'vite';
-import { type Areal, cutAtAntimeridian, type Ring } from '../src/antimeridian.js';
+import { type Areal, cutAtAntimeridian, type Ring } from '../../src/geo/antimeridian.js';
 
 interface City {
   name: string;

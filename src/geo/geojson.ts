@@ -1,3 +1,4 @@
+import { cutPolygon } from './antimeridian.js';
 import { type Bands, buildBands } from './bands.js';
 
 // Reading GeoJSON (RFC 7946) into parts: every geometry becomes points, lines and polygons
@@ -196,6 +197,8 @@ function line(b: Builder, f: number, path: string, value: unknown): void {
 function polygon(b: Builder, f: number, path: string, value: unknown): void {
   const rings = array(path, value, 'a polygon: an array of linear rings');
   if (rings.length === 0) return;
+  const firstRing = b.ringStart.length;
+  const firstXY = b.xy.length;
   b.part(POLYGON_PART, f);
   for (let r = 0; r < rings.length; r++) {
     const rp = `${path}[${r}]`;
@@ -208,6 +211,33 @@ function polygon(b: Builder, f: number, path: string, value: unknown): void {
       throw new TypeError(
         `quadkit: ${rp} must be a closed linear ring (its last position equal to its first), got first [${xy[first]}, ${xy[first + 1]}] and last [${xy[xy.length - 2]}, ${xy[xy.length - 1]}]`,
       );
+    }
+  }
+  // A polygon with an edge longer than 180 degrees of longitude crosses the antimeridian: it is
+  // read as the flat map reads it (antimeridian.ts), in parts of the same feature.
+  const { xy, ringStart } = b;
+  let crosses = false;
+  for (let v = firstXY + 2; v < xy.length && !crosses; v += 2) {
+    crosses = Math.abs(xy[v]! - xy[v - 2]!) > 180;
+  }
+  if (!crosses) return;
+  const read: number[][][] = [];
+  for (let r = firstRing; r < ringStart.length; r++) {
+    const end = r + 1 < ringStart.length ? 2 * ringStart[r + 1]! : xy.length;
+    const ring: number[][] = [];
+    for (let v = 2 * ringStart[r]!; v < end; v += 2) ring.push([xy[v]!, xy[v + 1]!]);
+    read.push(ring);
+  }
+  b.kind.pop();
+  b.feature.pop();
+  b.partRing.pop();
+  ringStart.length = firstRing;
+  xy.length = firstXY;
+  for (const piece of cutPolygon(read)) {
+    b.part(POLYGON_PART, f);
+    for (const ring of piece) {
+      b.ring();
+      for (const [x, y] of ring) xy.push(x!, y!);
     }
   }
 }

@@ -16,9 +16,8 @@ import type { Browser, Page } from 'playwright-core';
 import Supercluster from 'supercluster';
 import { build, type PreviewServer, preview } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Areal, cutAtAntimeridian, type Ring } from '../../demo/src/antimeridian.js';
 import type { DemoHandle } from '../../demo/src/scene.js';
-import { haversine } from '../../src/geo/index.js';
+import { type Areal, cutAtAntimeridian, haversine, type Ring } from '../../src/geo/index.js';
 import { launchChromium } from './browser.js';
 
 const CONFIG = 'demo/vite.config.ts';

@@ -6,8 +6,14 @@
 
 import countriesUrl from 'world-atlas/countries-110m.json?url';
 import type { View } from '../../../src/canvas.js';
-import { type Feature, GeoIndex, type Geometry, type Position } from '../../../src/geo/index.js';
-import { type Areal, cutAtAntimeridian } from '../antimeridian.js';
+import {
+  type Areal,
+  cutAtAntimeridian,
+  type Feature,
+  GeoIndex,
+  type Geometry,
+  type Position,
+} from '../../../src/geo/index.js';
 import { mapScene } from '../map-view.js';
 import { cssScale, dot, formatMs, type Scene } from '../scene.js';
 
