@@ -1,10 +1,11 @@
-// quadkit/force: a many-body force for d3-force simulations, a drop-in for d3.forceManyBody()
+// quadkit: a many-body force for d3-force simulations, a drop-in for d3.forceManyBody()
 // (M. Bostock's d3-force) with the same options and meaning, computed by Barnes & Hut's
 // approximation ("A hierarchical O(N log N) force-calculation algorithm", Nature 324, 1986) over
 // a point quadtree rebuilt each tick into typed arrays that are kept between ticks (see
 // engine/charges.ts).
 
 import { ChargeTree, forceOn } from './engine/charges.js';
+import { InvalidTypeError, InvalidValueError } from './errors.js';
 
 /** What the force reads and writes on a node: d3-force's simulation nodes have these. */
 export interface ForceNode {
@@ -94,11 +95,11 @@ export interface ManyBodyForce<N extends ForceNode> {
 
 function checkNumber(name: string, value: unknown, min: number, infinite: boolean): number {
   if (typeof value !== 'number') {
-    throw new TypeError(`quadkit/force: ${name} must be a number, got ${typeof value}`);
+    throw new InvalidTypeError(`quadkit: ${name} must be a number, got ${typeof value}`);
   }
   if (!(value >= min) || (!infinite && value === Number.POSITIVE_INFINITY)) {
-    throw new RangeError(
-      `quadkit/force: ${name} must be a ${infinite ? '' : 'finite '}number ≥ ${min}, got ${value}`,
+    throw new InvalidValueError(
+      `quadkit: ${name} must be a ${infinite ? '' : 'finite '}number ≥ ${min}, got ${value}`,
     );
   }
   return value;
@@ -131,8 +132,8 @@ export function forceManyBody<N extends ForceNode = ForceNode>(): ManyBodyForce<
     for (let i = 0; i < n; i++) {
       const s = +strength(nodes[i]!, i, nodes);
       if (!Number.isFinite(s)) {
-        throw new RangeError(
-          `quadkit/force: strength(nodes[${i}]) must be a finite number, got ${s}; return one from the strength accessor`,
+        throw new InvalidValueError(
+          `quadkit: strength(nodes[${i}]) must be a finite number, got ${s}; return one from the strength accessor`,
         );
       }
       bs[i] = s;
@@ -143,7 +144,7 @@ export function forceManyBody<N extends ForceNode = ForceNode>(): ManyBodyForce<
     const n = nodes.length;
     if (n > tree.capacity) {
       throw new Error(
-        `quadkit/force: ${n} nodes but ${tree.capacity} initialized; call initialize(nodes) (simulation.nodes(nodes) does) after adding nodes`,
+        `quadkit: ${n} nodes but ${tree.capacity} initialized; call initialize(nodes) (simulation.nodes(nodes) does) after adding nodes`,
       );
     }
     // Positions in, checked: a NaN would poison every other node's force.
@@ -153,8 +154,8 @@ export function forceManyBody<N extends ForceNode = ForceNode>(): ManyBodyForce<
       const x = node.x as number;
       const y = node.y as number;
       if (typeof x !== 'number' || x - x !== 0 || typeof y !== 'number' || y - y !== 0) {
-        throw new RangeError(
-          `quadkit/force: nodes[${i}] must have a finite x and y, got (${x}, ${y}); give it a position (d3's simulation places nodes without one)`,
+        throw new InvalidValueError(
+          `quadkit: nodes[${i}] must have a finite x and y, got (${x}, ${y}); give it a position (d3's simulation places nodes without one)`,
         );
       }
       bx[i] = x;
@@ -172,10 +173,12 @@ export function forceManyBody<N extends ForceNode = ForceNode>(): ManyBodyForce<
 
   force.initialize = (ns: N[], r?: () => number): void => {
     if (!Array.isArray(ns)) {
-      throw new TypeError('quadkit/force: initialize(nodes) needs an array of nodes');
+      throw new InvalidTypeError('quadkit: initialize(nodes) needs an array of nodes');
     }
     if (r !== undefined && typeof r !== 'function') {
-      throw new TypeError('quadkit/force: initialize(nodes, random) needs random to be a function');
+      throw new InvalidTypeError(
+        'quadkit: initialize(nodes, random) needs random to be a function',
+      );
     }
     nodes = ns;
     random = r ?? Math.random;

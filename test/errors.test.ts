@@ -2,6 +2,9 @@
 // built-in class that kind of mistake raised before (RangeError, TypeError, Error), with its code,
 // and leaves the index unchanged.
 import { describe, expect, it } from 'vitest';
+import { Clusterer } from '../src/cluster/index.js';
+import { forceManyBody } from '../src/force.js';
+import { GeoIndex } from '../src/geo/index.js';
 import {
   ContactTracker,
   CorruptBufferError,
@@ -265,6 +268,27 @@ describe('error messages', () => {
     expect((caught(() => tree.insert({ x: Number.NaN, y: 1 })) as Error).message).toBe(
       'quadkit: item.x must be a finite number, got NaN',
     );
+  });
+
+  it('quadkit/geo, quadkit/cluster and quadkit/force throw the same classes, with their codes and the quadkit: prefix', () => {
+    const cases: [() => unknown, new (...a: never[]) => Error, string][] = [
+      [() => new Clusterer({ log: true } as never), UnknownOptionError, 'QUADKIT_UNKNOWN_OPTION'],
+      [() => new Clusterer({ radius: -1 }), InvalidValueError, 'QUADKIT_INVALID_VALUE'],
+      [() => new Clusterer().load(5 as never), InvalidTypeError, 'QUADKIT_INVALID_TYPE'],
+      [
+        () => GeoIndex.from([{ type: 'Point', coordinates: [Number.NaN, 0] }]),
+        InvalidValueError,
+        'QUADKIT_INVALID_VALUE',
+      ],
+      [() => forceManyBody().theta(Number.NaN), InvalidValueError, 'QUADKIT_INVALID_VALUE'],
+      [() => forceManyBody().theta('1' as never), InvalidTypeError, 'QUADKIT_INVALID_TYPE'],
+    ];
+    for (const [make, type, code] of cases) {
+      const err = caught(make) as Error & { code?: string };
+      expect(err).toBeInstanceOf(type);
+      expect(err.code).toBe(code);
+      expect(err.message).toMatch(/^quadkit: /);
+    }
   });
 
   it('new ContactTracker(StaticQuadtree) says at once that the tracker needs a dynamic index', () => {

@@ -2,6 +2,8 @@
 // settings, checked against the index's own visit and fields; JSON.stringify stays small however
 // many items the index holds.
 import { describe, expect, it } from 'vitest';
+import { Clusterer } from '../src/cluster/index.js';
+import { GeoIndex } from '../src/geo/index.js';
 import {
   ContactTracker,
   GridLooseQuadtree,
@@ -110,6 +112,46 @@ describe('toJSON', () => {
     );
     const contacts = new ContactTracker(tree).update();
     expect(contacts.toJSON()).toEqual({ kind: 'ContactTracker', size: 1, index: tree.toJSON() });
+  });
+
+  it('GeoIndex and Clusterer: kind, size and settings, under 300 characters, no feature', () => {
+    const features = randomBoxes(2000, 10).map((b, i) => ({
+      type: 'Feature' as const,
+      properties: { name: `point ${i}` },
+      geometry: { type: 'Point' as const, coordinates: [b.x - 180, b.y / 2 - 45] },
+    }));
+    const geo = GeoIndex.from([
+      ...features,
+      {
+        type: 'Feature',
+        properties: null,
+        geometry: {
+          type: 'MultiPoint',
+          coordinates: [
+            [0, 0],
+            [1, 1],
+          ],
+        },
+      },
+    ]);
+    expect(geo.toJSON()).toEqual({
+      kind: 'GeoIndex',
+      size: 2001,
+      parts: 2002,
+      options: { nodeSize: 16 },
+    });
+    const clusters = new Clusterer<{ name: string }, { n: number }>({
+      radius: 60,
+      map: (p) => ({ n: p.name.length }),
+    }).load(features);
+    const summary = clusters.toJSON();
+    expect(summary).toEqual({ kind: 'Clusterer', size: 2000, options: { ...summary.options } });
+    expect(summary.options).toMatchObject({ radius: 60, extent: 512, minZoom: 0, maxZoom: 16 });
+    expect(summary.options).not.toHaveProperty('map');
+    for (const text of [JSON.stringify(geo), JSON.stringify(clusters)]) {
+      expect(text.length).toBeLessThan(300);
+      expect(text).not.toMatch(/point \d/);
+    }
   });
 
   it('JSON.stringify of an index of 20,000 items is under 300 characters and holds no item', () => {

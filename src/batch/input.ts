@@ -2,7 +2,7 @@
 // over a SharedArrayBuffer that every thread of the batch reads. A bad array throws a
 // TypeError/RangeError naming the argument, the entry and its value, before any work starts.
 
-import { describe } from '../errors.js';
+import { describe, InvalidTypeError, InvalidValueError } from '../errors.js';
 import { AT_POINT, BOX, CIRCLE_AT, KNN, STRIDE } from './kernel.js';
 
 /** The argument name and the meaning of each number of a query, per kind. */
@@ -16,7 +16,7 @@ const LAYOUT: Record<number, { name: string; fields: readonly string[] }> = {
 /** Throws unless SharedArrayBuffer exists (in browsers: a cross-origin isolated page). */
 export function checkShared(): void {
   if (typeof SharedArrayBuffer === 'undefined') {
-    throw new TypeError(
+    throw new InvalidTypeError(
       'quadkit: BatchPool needs SharedArrayBuffer; in a browser, serve the page cross-origin ' +
         'isolated (Cross-Origin-Opener-Policy: same-origin, Cross-Origin-Embedder-Policy: require-corp)',
     );
@@ -38,13 +38,13 @@ export function readQueries(kind: number, values: ArrayLike<number>): Float64Arr
     typeof values !== 'object' ||
     !(Array.isArray(values) || (ArrayBuffer.isView(values) && !(values instanceof DataView)))
   ) {
-    throw new TypeError(
+    throw new InvalidTypeError(
       `quadkit: ${name} must be a Float64Array (or another typed array, or an array) of ${layout}, got ${describe(values)}`,
     );
   }
   const length = values.length;
   if (length % stride !== 0) {
-    throw new RangeError(
+    throw new InvalidValueError(
       `quadkit: ${name} must hold ${layout}; its length ${length} is not a multiple of ${stride}`,
     );
   }
@@ -53,14 +53,14 @@ export function readQueries(kind: number, values: ArrayLike<number>): Float64Arr
     const v = values[i];
     if (typeof v !== 'number' || v - v !== 0) {
       const text = `quadkit: ${name}[${i}] (${fields[i % stride]} of query ${Math.floor(i / stride)}) must be a finite number, got ${describe(v)}`;
-      throw typeof v === 'number' ? new RangeError(text) : new TypeError(text);
+      throw typeof v === 'number' ? new InvalidValueError(text) : new InvalidTypeError(text);
     }
     out[i] = v;
   }
   if (kind === BOX) {
     for (let j = 0; j < length; j += 4) {
       if (!(out[j]! <= out[j + 2]! && out[j + 1]! <= out[j + 3]!)) {
-        throw new RangeError(
+        throw new InvalidValueError(
           `quadkit: boxes query ${j / 4} must have minX <= maxX and minY <= maxY, got [${out.subarray(j, j + 4).join(', ')}]`,
         );
       }
@@ -68,7 +68,7 @@ export function readQueries(kind: number, values: ArrayLike<number>): Float64Arr
   } else if (kind === CIRCLE_AT) {
     for (let j = 2; j < length; j += 3) {
       if (!(out[j]! >= 0)) {
-        throw new RangeError(
+        throw new InvalidValueError(
           `quadkit: circles[${j}] (r of query ${(j - 2) / 3}) must be >= 0, got ${out[j]}`,
         );
       }

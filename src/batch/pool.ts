@@ -3,7 +3,7 @@
 // thread takes chunks too; answers come back in the order of the queries.
 
 import { PackedTree } from '../engine/packed.js';
-import { describe } from '../errors.js';
+import { describe, InvalidTypeError } from '../errors.js';
 import type { StaticQuadtree } from '../static-quadtree.js';
 import { checkInteger, checkNonNegative, checkOptions } from '../validate.js';
 import type { Done } from './answer.js';
@@ -154,7 +154,7 @@ export class BatchPool<T = number> {
       let all: readonly T[] | null = null;
       items = () => (all ??= source.all());
     } else {
-      throw new TypeError(
+      throw new InvalidTypeError(
         `quadkit: BatchPool.create(source) needs a StaticQuadtree or a buffer from its toBuffer(), got ${describe(source)}`,
       );
     }
@@ -173,7 +173,7 @@ export class BatchPool<T = number> {
     const workers = options.workers ?? Math.max(1, (await cores()) - 1);
     checkInteger('options.workers', workers, mainThread === false ? 1 : 0, 1024);
     if (typeof mainThread !== 'boolean')
-      throw new TypeError(
+      throw new InvalidTypeError(
         `quadkit: options.mainThread must be true or false, got ${describe(mainThread)}`,
       );
     if (chunkSize !== 0) checkInteger('options.chunkSize', chunkSize, 1, MAX_CHUNK);

@@ -1,6 +1,8 @@
 // The answers of a batch, gathered from every thread into the caller's order: per query, its
 // item indices, in flat typed arrays with offsets (compressed sparse rows).
 
+import { InvalidValueError } from '../errors.js';
+
 /** A thread's share of a batch: ids, and per chunk its number, start and end in them. */
 export interface Share {
   ids: Int32Array;
@@ -27,7 +29,7 @@ export function gather(
     offsets[i + 1] = total;
   }
   if (total * width > 2 ** 31 - 1) {
-    throw new RangeError(
+    throw new InvalidValueError(
       `quadkit: the batch found ${total} answers, more than one Int32Array holds; split the queries`,
     );
   }

@@ -1,6 +1,7 @@
 // Point clustering per zoom level in Web Mercator, with supercluster's options, output and
 // greedy rule (see levels.ts), over folded grids in typed arrays (see grid.ts).
 
+import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { checkFinite, checkInteger, checkRange } from '../validate.js';
 import {
   type ClusterFeature,
@@ -40,6 +41,16 @@ export interface TileFeature<P, C> {
   id?: number | string;
 }
 
+/** What `Clusterer.toJSON()` gives: a summary, never the points. */
+export interface ClustererSummary {
+  /** Always `'Clusterer'`. */
+  kind: 'Clusterer';
+  /** The number of points loaded. */
+  size: number;
+  /** The options in force with their defaults, but the functions `map` and `reduce`. */
+  options: Record<string, number | boolean>;
+}
+
 /**
  * Clusters longitude/latitude points for every zoom from `minZoom` to `maxZoom`, greedily as
  * supercluster does, and answers which clusters and points are in a box at a zoom.
@@ -72,7 +83,7 @@ export class Clusterer<P = Record<string, unknown> | null, C = Record<string, ne
    */
   load(points: readonly PointFeature<P>[]): this {
     if (!Array.isArray(points))
-      throw new TypeError('quadkit: load(points) needs an array of GeoJSON Point features');
+      throw new InvalidTypeError('quadkit: load(points) needs an array of GeoJSON Point features');
     const n = points.length;
     const { minZoom, maxZoom, radius, extent, minPoints } = this.options;
     // Phase 1: read and check every point into fixed-point Mercator coordinates.
@@ -147,6 +158,16 @@ export class Clusterer<P = Record<string, unknown> | null, C = Record<string, ne
   }
 
   /**
+   * A small summary for `JSON.stringify` and logs, never the points:
+   * `{ kind: 'Clusterer', size, options }` (the options with their defaults, but the functions
+   * `map` and `reduce`).
+   */
+  toJSON(): ClustererSummary {
+    const { map: _map, reduce: _reduce, ...settings } = this.options;
+    return { kind: 'Clusterer', size: this.size, options: settings };
+  }
+
+  /**
    * The clusters and points in a box at a zoom: clusters as new features, points as the loaded
    * features themselves. A box with west > east crosses the antimeridian; one 360° wide or more
    * takes every longitude.
@@ -159,7 +180,9 @@ export class Clusterer<P = Record<string, unknown> | null, C = Record<string, ne
     zoom: number,
   ): Array<PointFeature<P> | ClusterFeature<C>> {
     if (!Array.isArray(bbox) || bbox.length !== 4)
-      throw new TypeError('quadkit: bbox must be an array [west, south, east, north] in degrees');
+      throw new InvalidTypeError(
+        'quadkit: bbox must be an array [west, south, east, north] in degrees',
+      );
     const names = ['bbox[0] (west)', 'bbox[1] (south)', 'bbox[2] (east)', 'bbox[3] (north)'];
     for (let k = 0; k < 4; k++) checkFinite(names[k]!, bbox[k]!);
     const level = this.levels[this.levelZoom('zoom', zoom)]!;
@@ -324,7 +347,7 @@ export class Clusterer<P = Record<string, unknown> | null, C = Record<string, ne
   private serialOf(clusterId: number): number {
     const { numPoints, clusters } = this.hierarchy;
     if (clusters === 0) {
-      throw new RangeError(
+      throw new InvalidValueError(
         `quadkit: clusterId ${clusterId} is not a cluster of this clusterer: it has no clusters`,
       );
     }

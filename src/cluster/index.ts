@@ -1,7 +1,7 @@
 // quadkit/cluster: point clustering per zoom level for maps, with supercluster's options and
 // output.
 
-export { Clusterer, type TileFeature } from './clusterer.js';
+export { Clusterer, type ClustererSummary, type TileFeature } from './clusterer.js';
 export {
   abbreviate,
   type ClusterFeature,

@@ -1,6 +1,7 @@
 // Input checks of the clusterer: options, points and boxes. Each throws a RangeError or TypeError
 // naming the field and the value.
 
+import { InvalidTypeError, InvalidValueError, UnknownOptionError } from '../errors.js';
 import { checkFunction, checkInteger, checkRange } from '../validate.js';
 import type { PointFeature } from './features.js';
 
@@ -55,14 +56,14 @@ export type FullOptions<P, C> = {
  */
 export function checkOptions<P, C>(options: ClustererOptions<P, C>): FullOptions<P, C> {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(
+    throw new InvalidTypeError(
       `quadkit: options must be an object { radius, extent, minZoom, maxZoom, minPoints, map, reduce }, got ${String(options)}`,
     );
   }
   for (const key of Object.keys(options)) {
     if (!KNOWN.includes(key)) {
-      throw new TypeError(
-        `quadkit: unknown option ${JSON.stringify(key)}; the options are ${KNOWN.join(', ')}`,
+      throw new UnknownOptionError(
+        `quadkit: unknown option ${JSON.stringify(key)} for Clusterer; known options: ${KNOWN.join(', ')}`,
       );
     }
   }
@@ -84,7 +85,9 @@ export function checkOptions<P, C>(options: ClustererOptions<P, C>): FullOptions
   checkPositive('options.extent (pixels)', extent);
   checkInteger('options.nodeSize', nodeSize, 2, 65536);
   if (typeof generateId !== 'boolean')
-    throw new TypeError(`quadkit: options.generateId must be true or false, got ${generateId}`);
+    throw new InvalidTypeError(
+      `quadkit: options.generateId must be true or false, got ${generateId}`,
+    );
   checkFunction('options.map', map);
   if (reduce !== null) checkFunction('options.reduce', reduce);
   return { minZoom, maxZoom, minPoints, radius, extent, nodeSize, generateId, map, reduce };
@@ -94,7 +97,7 @@ export function checkOptions<P, C>(options: ClustererOptions<P, C>): FullOptions
 function checkPositive(name: string, value: unknown): void {
   if (typeof value !== 'number' || !(value > 0) || value === Number.POSITIVE_INFINITY) {
     const text = `quadkit: ${name} must be a finite number > 0, got ${String(value)}`;
-    throw typeof value === 'number' ? new RangeError(text) : new TypeError(text);
+    throw typeof value === 'number' ? new InvalidValueError(text) : new InvalidTypeError(text);
   }
 }
 
@@ -114,20 +117,24 @@ export function wrapLng(lng: number): number {
 export function coordinatesOf(point: unknown, i: number): number[] {
   const p = point as PointFeature<unknown> | null | undefined;
   if (p === null || typeof p !== 'object')
-    throw new TypeError(`quadkit: points[${i}] must be a GeoJSON Point feature, got ${String(p)}`);
+    throw new InvalidTypeError(
+      `quadkit: points[${i}] must be a GeoJSON Point feature, got ${String(p)}`,
+    );
   const g = p.geometry;
   if (g === null || typeof g !== 'object' || g.type !== 'Point') {
-    throw new TypeError(
+    throw new InvalidTypeError(
       `quadkit: points[${i}].geometry must be a GeoJSON Point { type: 'Point', coordinates: [lng, lat] }, got ${g === null || typeof g !== 'object' ? String(g) : `type ${JSON.stringify(g.type)}`}`,
     );
   }
   const c = g.coordinates;
   if (!Array.isArray(c) || c.length < 2)
-    throw new TypeError(`quadkit: points[${i}].geometry.coordinates must be [longitude, latitude]`);
+    throw new InvalidTypeError(
+      `quadkit: points[${i}].geometry.coordinates must be [longitude, latitude]`,
+    );
   const lng = c[0]!;
   if (typeof lng !== 'number' || !(lng >= -180 && lng <= 180)) {
     const text = `quadkit: points[${i}].geometry.coordinates[0] (longitude) must be a number from -180 to 180, got ${String(lng)}; wrap it first: ((lng + 180) % 360 + 360) % 360 - 180`;
-    throw typeof lng === 'number' ? new RangeError(text) : new TypeError(text);
+    throw typeof lng === 'number' ? new InvalidValueError(text) : new InvalidTypeError(text);
   }
   checkRange(`points[${i}].geometry.coordinates[1] (latitude)`, c[1]!, -90, 90);
   return c;

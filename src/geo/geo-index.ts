@@ -14,6 +14,21 @@ import { type Feature, type GeoInput, type Parts, readGeoJson } from './geojson.
 import { EARTH_RADIUS_KM, geoNearestInto } from './great-circle.js';
 import { AT_POINT, IN_BOX, IN_CIRCLE, ON_SEGMENT, partDistance, partMeets } from './parts.js';
 
+/** What `GeoIndex.toJSON()` gives: a summary, never the features. */
+export interface GeoIndexSummary {
+  /** Always `'GeoIndex'`. */
+  kind: 'GeoIndex';
+  /** Number of features. */
+  size: number;
+  /** Number of parts (points, lines, polygons) the features were split into. */
+  parts: number;
+  /** The settings. */
+  options: {
+    /** Children per node of the tree over the parts' boxes. */
+    nodeSize: number;
+  };
+}
+
 /** Options of {@link GeoIndex.from}. */
 export interface GeoIndexOptions {
   /** Children per node of the tree over the parts (default 16). */
@@ -138,6 +153,20 @@ export class GeoIndex<P = Record<string, unknown> | null> {
   /** Number of features. */
   get size(): number {
     return this.features.length;
+  }
+
+  /**
+   * A small summary for `JSON.stringify` and logs, never the features:
+   * `{ kind: 'GeoIndex', size, parts, options: { nodeSize } }` (`parts`: the points, lines and
+   * polygons the features were split into).
+   */
+  toJSON(): GeoIndexSummary {
+    return {
+      kind: 'GeoIndex',
+      size: this.size,
+      parts: this.parts.count,
+      options: { nodeSize: this.tree.nodeSize },
+    };
   }
 
   /**

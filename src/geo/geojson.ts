@@ -1,3 +1,4 @@
+import { InvalidTypeError, InvalidValueError } from '../errors.js';
 import { cutPolygon } from './antimeridian.js';
 import { type Bands, buildBands } from './bands.js';
 
@@ -109,7 +110,7 @@ function describe(value: unknown): string {
 
 function fault(path: string, rule: string, value: unknown): never {
   const text = `quadkit: ${path} must be ${rule}, got ${describe(value)}`;
-  throw typeof value === 'number' ? new RangeError(text) : new TypeError(text);
+  throw typeof value === 'number' ? new InvalidValueError(text) : new InvalidTypeError(text);
 }
 
 // Growable buffers the reader fills, then packs.
@@ -208,7 +209,7 @@ function polygon(b: Builder, f: number, path: string, value: unknown): void {
     const n = ring.length;
     const first = xy.length - 2 * n;
     if (xy[first] !== xy[xy.length - 2] || xy[first + 1] !== xy[xy.length - 1]) {
-      throw new TypeError(
+      throw new InvalidTypeError(
         `quadkit: ${rp} must be a closed linear ring (its last position equal to its first), got first [${xy[first]}, ${xy[first + 1]}] and last [${xy[xy.length - 2]}, ${xy[xy.length - 1]}]`,
       );
     }

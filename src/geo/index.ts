@@ -1,7 +1,12 @@
 // quadkit/geo: great-circle queries, GeoJSON features and map tiles over quadkit's indexes.
 
 export { type Areal, cutAtAntimeridian, type Ring } from './antimeridian.js';
-export { type FeatureHit, GeoIndex, type GeoIndexOptions } from './geo-index.js';
+export {
+  type FeatureHit,
+  GeoIndex,
+  type GeoIndexOptions,
+  type GeoIndexSummary,
+} from './geo-index.js';
 export type { Feature, FeatureCollection, GeoInput, Geometry, Position } from './geojson.js';
 export {
   EARTH_RADIUS_KM,

@@ -8,6 +8,7 @@
 // [west, east) × (south, north], a point on an edge going to the east or south tile; latitudes
 // beyond the Mercator limit and longitudes beyond ±180 go to the edge tiles.
 
+import { InvalidTypeError } from '../errors.js';
 import type { QueryIndex } from '../queries.js';
 import { checkFinite, checkInteger, checkRange } from '../validate.js';
 
@@ -181,7 +182,7 @@ function quadkey(x: number, y: number, z: number): string {
  */
 export function quadkeyToTile(key: string): Tile {
   if (typeof key !== 'string' || key.length > MAX_ZOOM || !/^[0-3]*$/.test(key)) {
-    throw new TypeError(
+    throw new InvalidTypeError(
       `quadkit: key must be a quadkey (up to ${MAX_ZOOM} digits 0-3), got ${JSON.stringify(key)}`,
     );
   }

@@ -189,7 +189,7 @@ describe('BatchPool in a browser (module Web Workers)', () => {
   it('a page that is not cross-origin isolated gets a TypeError saying what it needs', async () => {
     const { report } = await reportOf('plain');
     expect(report.error).toMatch(
-      /^TypeError: quadkit: BatchPool needs SharedArrayBuffer.*Cross-Origin-Opener-Policy/,
+      /^InvalidTypeError: quadkit: BatchPool needs SharedArrayBuffer.*Cross-Origin-Opener-Policy/,
     );
   });
 });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StaticQuadtree } from '../../src/index.js';
+import { InvalidTypeError, InvalidValueError, StaticQuadtree } from '../../src/index.js';
 import {
   type IdItem as Item,
   itemsOfBoxes as itemsOf,
@@ -395,29 +395,31 @@ describe('BatchPool bad input', () => {
     await pool.close();
   });
 
-  it('bad query arrays reject with a RangeError/TypeError naming the argument and the value', async () => {
+  it('bad query arrays reject with an InvalidValueError (a RangeError) or InvalidTypeError (a TypeError) naming the argument and the value', async () => {
+    await expect(pool.nearest(new Float64Array(3))).rejects.toThrow(RangeError);
+    await expect(pool.searchPoint(['1' as unknown as number, 2])).rejects.toThrow(TypeError);
     await expect(pool.nearest(new Float64Array(3))).rejects.toThrow(
-      new RangeError(
+      new InvalidValueError(
         'quadkit: points must hold 2 numbers per query (x, y); its length 3 is not a multiple of 2',
       ),
     );
     await expect(pool.nearest(Float64Array.of(1, 2, 3, Number.NaN))).rejects.toThrow(
-      new RangeError('quadkit: points[3] (y of query 1) must be a finite number, got NaN'),
+      new InvalidValueError('quadkit: points[3] (y of query 1) must be a finite number, got NaN'),
     );
     await expect(pool.searchPoint([1, '2' as unknown as number])).rejects.toThrow(
-      new TypeError('quadkit: points[1] (y of query 0) must be a finite number, got "2"'),
+      new InvalidTypeError('quadkit: points[1] (y of query 0) must be a finite number, got "2"'),
     );
     await expect(pool.search({ length: 4 } as ArrayLike<number>)).rejects.toThrow(TypeError);
     await expect(pool.search(null as unknown as ArrayLike<number>)).rejects.toThrow(
       /boxes must be a Float64Array .* got null/,
     );
     await expect(pool.search(Float64Array.of(0, 0, 1, 1, 5, 0, 4, 1))).rejects.toThrow(
-      new RangeError(
+      new InvalidValueError(
         'quadkit: boxes query 1 must have minX <= maxX and minY <= maxY, got [5, 0, 4, 1]',
       ),
     );
     await expect(pool.searchCircle(Float64Array.of(0, 0, -1))).rejects.toThrow(
-      new RangeError('quadkit: circles[2] (r of query 0) must be >= 0, got -1'),
+      new InvalidValueError('quadkit: circles[2] (r of query 0) must be >= 0, got -1'),
     );
     await expect(
       pool.searchCircle(Float64Array.of(0, 0, Number.POSITIVE_INFINITY)),
