@@ -318,18 +318,20 @@ export class GeoIndex<P = Record<string, unknown> | null> {
       this.stamp = 1;
     }
     const stamp = this.stamp;
+    let sorted = true;
     for (let i = 0; i < n; i++) {
       const p = list[i]!;
       const f = parts.feature[p]!;
       if (seen[f] === stamp || !partMeets(parts, p, shape, a, b, c, d)) continue;
       seen[f] = stamp;
-      // Insertion into sorted place: a query finds few features.
-      let j = m++;
-      while (j > 0 && out[j - 1]! > f) {
-        out[j] = out[j - 1]!;
-        j--;
-      }
-      out[j] = f;
+      if (m > 0 && out[m - 1]! > f) sorted = false;
+      out[m++] = f;
+    }
+    // Input order: one numeric sort at the end (inserting each in place was quadratic in the
+    // answer: 135k cities in one box took seconds).
+    if (!sorted) {
+      const order = Int32Array.from(out.slice(0, m)).sort();
+      for (let i = 0; i < m; i++) out[i] = order[i]!;
     }
     return m;
   }

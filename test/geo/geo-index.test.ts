@@ -154,6 +154,21 @@ describe('GeoIndex.containing on the world-atlas countries', () => {
     }
   });
 
+  it('a query that meets many features returns them each once, in input order', () => {
+    const rng = mulberry32(23);
+    const points = Array.from({ length: 5000 }, () => ({
+      type: 'Point' as const,
+      coordinates: [randFloat(rng, -180, 180), randFloat(rng, -90, 90)],
+    }));
+    const many = GeoIndex.from(points);
+    const everything = many.intersectingBox(-180, -90, 180, 90);
+    expect(everything).toEqual(many.features);
+    const west = many.intersectingBox(-180, -90, 0, 90);
+    expect(west).toEqual(
+      many.features.filter((f) => (f.geometry as { coordinates: number[] }).coordinates[0]! <= 0),
+    );
+  });
+
   it("a point inside a hole (Lesotho in South Africa) is in the hole's country only", () => {
     const southAfrica = feats.findIndex((f) => f.properties?.name === 'South Africa');
     const lesotho = feats.findIndex((f) => f.properties?.name === 'Lesotho');
