@@ -115,6 +115,12 @@ export async function* readFeatures(
   const format = options.format ?? (await detectFormat(file));
   // Read before the stream opens: once it flows, nothing may await before its consumer attaches.
   const first = format === 'geojson' ? await firstChar(file) : '';
+  const delimiter =
+    format !== 'csv'
+      ? ','
+      : extname(file).toLowerCase() === '.tsv'
+        ? '\t'
+        : await sniffDelimiter(file);
   if (format === 'geojson') {
     checkGeojsonStart(file, first);
     const { size } = await stat(file);
@@ -132,7 +138,7 @@ export async function* readFeatures(
   const { onBytes } = options;
   if (onBytes !== undefined) input.on('data', () => onBytes(input.bytesRead));
   try {
-    if (format === 'csv') yield* readCsv(file, input, options);
+    if (format === 'csv') yield* readCsv(file, input, options, delimiter);
     else if (format === 'ndjson') yield* readNdjson(file, input);
     else yield* readGeojson(file, input, first);
   } finally {
@@ -144,8 +150,10 @@ export async function* readFeatures(
 async function* readNdjson(file: string, input: Readable): AsyncGenerator<Sourced> {
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let line = 0;
-  for await (const text of lines) {
+  for await (const raw of lines) {
     line++;
+    // (A byte order mark before the first line, as JSON.parse refuses it.)
+    const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     if (text.trim() === '') continue;
     let value: unknown;
     try {
@@ -291,8 +299,8 @@ async function* readCsv(
   file: string,
   input: Readable,
   options: ReadOptions,
+  delimiter: string,
 ): AsyncGenerator<Sourced> {
-  const delimiter = extname(file).toLowerCase() === '.tsv' ? '\t' : [',', ';', '\t', '|'];
   const rows = input.pipe(
     parseCsv({
       columns: true,
@@ -318,8 +326,8 @@ async function* readCsv(
         lat = pickColumn(file, columns, options.lat, LAT_NAMES, 'latitude', '--lat');
       }
       const where = `${file}:${line}`;
-      const x = parseCoordinate(row[lon], lon, where);
-      const y = parseCoordinate(row[lat], lat, where);
+      const x = parseCoordinate(row[lon], lon, where, 180);
+      const y = parseCoordinate(row[lat], lat, where, 90);
       const properties: Record<string, unknown> = {};
       for (const key in row) if (key !== lon && key !== lat) properties[key] = row[key];
       yield {
@@ -359,13 +367,86 @@ function pickColumn(
   );
 }
 
-function parseCoordinate(text: string | undefined, column: string, where: string): number {
-  const value = text === undefined || text.trim() === '' ? Number.NaN : Number(text);
+/**
+ * The decimal number a text holds, as CSV writers and users write them, else NaN (Number()
+ * would also read hex, binary and '' as numbers).
+ * @param text - the text, without surrounding spaces.
+ */
+export function decimal(text: string): number {
+  return /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(text) ? Number(text) : Number.NaN;
+}
+
+// The number in a coordinate column, in [-limit, limit] (180 for longitude, 90 for latitude).
+function parseCoordinate(
+  text: string | undefined,
+  column: string,
+  where: string,
+  limit: number,
+): number {
+  const value = text === undefined ? Number.NaN : decimal(text.trim());
   if (!Number.isFinite(value))
     throw new CliError(
       `${where}: column "${column}" must be a number, got ${JSON.stringify(text)}`,
     );
+  if (!(Math.abs(value) <= limit))
+    throw new CliError(
+      `${where}: column "${column}" must be in [-${limit}, ${limit}] (${limit === 90 ? 'a latitude' : 'a longitude'} in degrees), got ${text}`,
+    );
   return value;
+}
+
+// The delimiter of a CSV file, from its first line: the most frequent of comma, semicolon, tab
+// and bar outside quotes (a comma when none is there). One delimiter, not any of them: a
+// comma-separated file may hold a semicolon or a bar in an unquoted field.
+async function sniffDelimiter(file: string): Promise<string> {
+  let head = '';
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const buffer = Buffer.alloc(65536);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      head = buffer.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return ',';
+  }
+  const counts = new Map<string, number>();
+  let quoted = false;
+  for (const ch of head) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === '\n' || ch === '\r')) break;
+    else if (!quoted && (ch === ',' || ch === ';' || ch === '\t' || ch === '|'))
+      counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  }
+  let best = ',';
+  for (const [ch, n] of counts) if (n > (counts.get(best) ?? 0)) best = ch;
+  return best;
+}
+
+// Throws naming the place when a position of the geometry lies off the globe: a longitude
+// outside [-180, 180] or a latitude outside [-90, 90] (the commands measure great circles and
+// tiles in degrees; a latitude of 91 would be read as 89). Anything not a position array is left
+// to the library's checks.
+function checkLonLat(geometry: unknown, where: string): void {
+  if (geometry === null || typeof geometry !== 'object') return;
+  const g = geometry as { coordinates?: unknown; geometries?: unknown };
+  if (Array.isArray(g.geometries)) for (const part of g.geometries) checkLonLat(part, where);
+  const stack: unknown[] = [g.coordinates];
+  while (stack.length > 0) {
+    const c = stack.pop();
+    if (!Array.isArray(c)) continue;
+    if (typeof c[0] === 'number') {
+      const [x, y] = c as number[];
+      if (!(Math.abs(x!) <= 180 && Math.abs(y!) <= 90) && Number.isFinite(x) && Number.isFinite(y))
+        throw new CliError(
+          `${where}: position [${x}, ${y}] is off the globe (longitude in [-180, 180], latitude in [-90, 90])`,
+        );
+      continue;
+    }
+    for (const inner of c) stack.push(inner);
+  }
 }
 
 // A feature, or a bare geometry wrapped in one; anything else is an error naming the place.
@@ -376,10 +457,13 @@ function asFeature(value: unknown, where: string): Feature {
   if (type === 'Feature') {
     const f = value as Feature;
     if (f.properties === undefined) f.properties = null;
+    checkLonLat((f as { geometry?: unknown }).geometry, where);
     return f;
   }
-  if (typeof type === 'string' && type !== 'FeatureCollection')
+  if (typeof type === 'string' && type !== 'FeatureCollection') {
+    checkLonLat(value, where);
     return { type: 'Feature', geometry: value as Feature['geometry'], properties: null };
+  }
   throw new CliError(
     `${where}: expected a GeoJSON feature or geometry, got type ${JSON.stringify(type)}`,
   );

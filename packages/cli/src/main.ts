@@ -5,6 +5,7 @@ import { runIndex } from './commands/index.js';
 import { runJoin } from './commands/join.js';
 import { runQuery } from './commands/query.js';
 import { CliError } from './errors.js';
+import { decimal } from './input.js';
 
 const program = new Command('quadkit')
   .description(
@@ -78,13 +79,16 @@ inputOptions(
       '--property <name>',
       'the polygon property copied onto each point (default: name, else the polygon index)',
     )
-    .option('--as <name>', 'the point property that receives it (default: the property name)')
+    .option(
+      '--as <name>',
+      'the point property that receives it (default: polygon_ and the property name)',
+    )
     .addOption(outputFormat()),
 ).action((points: string, polygons: string, options) => runJoin(points, polygons, options));
 
 function list(n: number) {
   return (value: string): number[] => {
-    const parts = value.split(',').map((s) => Number(s.trim()));
+    const parts = value.split(',').map((s) => decimal(s.trim()));
     if (parts.length !== n || parts.some((v) => !Number.isFinite(v)))
       throw new InvalidArgumentError(`expected ${n} comma-separated numbers, got "${value}"`);
     return parts;
@@ -92,14 +96,14 @@ function list(n: number) {
 }
 
 function count(value: string): number {
-  const n = Number(value);
+  const n = decimal(value.trim());
   if (!Number.isInteger(n) || n < 1)
     throw new InvalidArgumentError(`expected a whole number of at least 1, got "${value}"`);
   return n;
 }
 
 function positive(value: string): number {
-  const n = Number(value);
+  const n = value.trim() === 'Infinity' ? Number.POSITIVE_INFINITY : decimal(value.trim());
   if (!(n >= 0)) throw new InvalidArgumentError(`expected a distance of 0 or more, got "${value}"`);
   return n;
 }
@@ -115,8 +119,16 @@ try {
 } catch (e) {
   // Input errors are reported as one line naming the file and place; anything else is a bug
   // and keeps its stack.
+  const system = e as NodeJS.ErrnoException;
   if (e instanceof CliError || (e instanceof Error && /^quadkit: /.test(e.message))) {
     process.stderr.write(`quadkit: ${e.message.replace(/^quadkit: /, '')}\n`);
+  } else if (
+    e instanceof Error &&
+    typeof system.code === 'string' &&
+    system.syscall !== undefined
+  ) {
+    // A file the system refused (missing, a directory, no permission): its path and why.
+    process.stderr.write(`quadkit: ${system.path ?? ''}: ${system.code} (${system.syscall})\n`);
   } else {
     process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   }

@@ -57,6 +57,9 @@ function lineWriter(out: Writable, text: (f: Feature) => string): FeatureWriter 
 
 // CSV: the columns are fixed by the first feature; a later feature with a property the header
 // lacks is an error rather than a silently dropped value.
+// Values as they read in JSON: true and false, not csv-stringify's 1 and ''.
+const CSV = { cast: { boolean: (value: boolean) => String(value) } };
+
 function csvWriter(out: Writable, geometry: boolean): FeatureWriter {
   let columns: string[] | null = null;
   let point = false;
@@ -66,8 +69,13 @@ function csvWriter(out: Writable, geometry: boolean): FeatureWriter {
       if (columns === null) {
         point = feature.geometry?.type === 'Point';
         const lead = !geometry ? [] : point ? ['lon', 'lat'] : ['geometry'];
+        const clash = lead.find((c) => Object.hasOwn(properties, c));
+        if (clash !== undefined)
+          throw new CliError(
+            `CSV output: a property is named "${clash}", as a column of the geometry is; use --format ndjson`,
+          );
         columns = [...lead, ...Object.keys(properties)];
-        await put(out, stringify([columns]));
+        await put(out, stringify([columns], CSV));
       }
       const isPoint = feature.geometry?.type === 'Point';
       if (geometry && isPoint !== point)
@@ -88,7 +96,7 @@ function csvWriter(out: Writable, geometry: boolean): FeatureWriter {
         const value = properties[columns[i]!];
         row.push(value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
       }
-      await put(out, stringify([row]));
+      await put(out, stringify([row], CSV));
     },
     end: async () => {},
   };

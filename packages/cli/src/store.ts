@@ -10,7 +10,7 @@
 //   (padded to 8) byte offsets of the features, Float64Array(count + 1), relative to the
 //                 feature section
 //   the feature section: each feature's JSON followed by "\n"
-import { type FileHandle, open } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { StaticQuadtree } from 'quadkit';
 import { CliError, unreadable } from './errors.js';
 import type { Feature } from './input.js';
@@ -55,7 +55,11 @@ export async function writeQk(
   MAGIC.copy(head, 0);
   head.writeUInt32LE(QK_VERSION, 8);
   head.writeUInt32LE(json.length, 12);
-  const out = await open(path, 'w');
+  // Written beside the target and renamed over it at the end: an interrupted or failed write
+  // leaves the old file (if any) whole, never a truncated index.
+  const partial = `${path}.${process.pid}.partial`;
+  const out = await open(partial, 'w');
+  let done = false;
   try {
     let position = 0;
     const write = async (bytes: Uint8Array) => {
@@ -81,8 +85,11 @@ export async function writeQk(
     } finally {
       await features.close();
     }
+    done = true;
   } finally {
     await out.close();
+    if (done) await rename(partial, path);
+    else await rm(partial, { force: true });
   }
 }
 

@@ -228,6 +228,17 @@ describe('quadkit join', () => {
       of.map((f) => (f < 0 ? null : list[f]!.properties.name)),
     );
   });
+
+  it('without --as the value goes to polygon_<property>, so the points keep their own name', async () => {
+    const { list, of } = libraryJoin();
+    const run = await quadkit(['join', files.ndjson, files.countries, '-f', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    const got = lines(run.stdout);
+    expect(got.map((f) => f.properties.name)).toEqual(cities.map((c) => c.name));
+    expect(got.map((f) => f.properties.polygon_name)).toEqual(
+      of.map((f) => (f < 0 ? null : list[f]!.properties.name)),
+    );
+  });
 });
 
 describe('quadkit on bad input', () => {
@@ -310,6 +321,67 @@ describe('quadkit on bad input', () => {
     const nan = await quadkit(['query', files.csv, '--near', '2,x']);
     expect(nan.code).toBe(1);
     expect(nan.stderr).toMatch(/expected 2 comma-separated numbers, got "2,x"/);
+  });
+
+  it('coordinates off the globe, hex numbers and empty fields are refused, naming the place', async () => {
+    const lat91 = write('lat91.csv', 'name,lon,lat\nA,1,2\nB,1,91\n');
+    const run = await quadkit(['index', lat91, '-o', join(dir, 'lat91.qk')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/lat91\.csv:3: column "lat" must be in \[-90, 90\]/);
+    const lon200 = write('lon200.ndjson', '{"type":"Point","coordinates":[200,10]}\n');
+    expect((await quadkit(['query', lon200, '--near', '0,0'])).stderr).toMatch(
+      /lon200\.ndjson:1: position \[200, 10\] is off the globe/,
+    );
+    const hex = write('hex.csv', 'name,lon,lat\nA,0x10,1\n');
+    expect((await quadkit(['query', hex, '--near', '0,0'])).stderr).toMatch(
+      /hex\.csv:2: column "lon" must be a number, got "0x10"/,
+    );
+    for (const args of [
+      ['--point', ','],
+      ['--near', '0,0', '-k', '0x3'],
+      ['--near', '0,0', '--max-km', ''],
+    ]) {
+      const bad = await quadkit(['query', files.csv, ...args]);
+      expect(bad.code, args.join(' ')).toBe(1);
+    }
+  });
+
+  it('a comma-separated file may hold a semicolon or a bar in a field; NDJSON may start with a byte order mark; CSV output writes true and false', async () => {
+    const csv = write('semi.csv', 'name,lon,lat,tags\nA,1,2,red;blue\nB,3,4,x|y\n');
+    const run = await quadkit(['query', csv, '--bbox', '-180,-90,180,90', '-f', 'ndjson']);
+    expect(run.code).toBe(0);
+    expect(
+      run.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).properties.tags),
+    ).toEqual(['red;blue', 'x|y']);
+    const semicolons = write('semis.csv', 'name;lon;lat\nA;1;2\n');
+    expect((await quadkit(['query', semicolons, '--bbox', '0,0,5,5', '-f', 'ndjson'])).code).toBe(
+      0,
+    );
+    const bom = write(
+      'bom.ndjson',
+      '\uFEFF{"type":"Feature","properties":{"ok":true,"no":false},"geometry":{"type":"Point","coordinates":[1,2]}}\n',
+    );
+    const out = await quadkit(['query', bom, '--bbox', '0,0,5,5', '-f', 'csv']);
+    expect(out.code).toBe(0);
+    expect(out.stdout.trim().split('\n')).toEqual(['lon,lat,ok,no', '1,2,true,false']);
+  });
+
+  it('index refuses to write over its input, and an unwritable -o before reading anything', async () => {
+    const csv = write('self.csv', 'name,lon,lat\nA,1,2\n');
+    const self = await quadkit(['index', csv, '-o', csv]);
+    expect(self.code).toBe(1);
+    expect(self.stderr).toMatch(/would overwrite the input/);
+    expect(readFileSync(csv, 'utf8')).toBe('name,lon,lat\nA,1,2\n');
+    const nowhere = await quadkit(['index', csv, '-o', join(dir, 'no', 'such', 'dir.qk')]);
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toMatch(/^quadkit: .*dir\.qk: cannot write there \(ENOENT\)/);
+    const missing = await quadkit(['query', join(dir, 'nope.geojson'), '--near', '0,0']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^quadkit: .*nope\.geojson/);
+    expect(missing.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('--help explains every command', async () => {

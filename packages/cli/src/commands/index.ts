@@ -1,10 +1,12 @@
 // quadkit index FILE -o FILE.qk: streams the features, writes their JSON texts to a scratch file
 // as they come with their boxes in a growing Float64Array, then packs a StaticQuadtree over the
 // boxes and writes the .qk file.
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { StaticQuadtree } from 'quadkit';
+import { CliError } from '../errors.js';
 import { batches, type InputFlags, readWithProgress } from '../input.js';
 import { checkBatch, featureBox } from '../shapes.js';
 import { writeQk } from '../store.js';
@@ -20,6 +22,18 @@ export interface IndexOptions extends InputFlags {
  * @param options - the command's options.
  */
 export async function runIndex(file: string, options: IndexOptions): Promise<void> {
+  // The output checked before the input is read: not the input itself, in a writable folder.
+  if (resolve(options.output) === resolve(file))
+    throw new CliError(
+      `${options.output}: the output would overwrite the input; choose another -o`,
+    );
+  try {
+    await access(dirname(resolve(options.output)), constants.W_OK);
+  } catch (e) {
+    throw new CliError(
+      `${options.output}: cannot write there (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
   const scratch = await mkdtemp(join(tmpdir(), 'quadkit-'));
   try {
     const featureFile = join(scratch, 'features.ndjson');

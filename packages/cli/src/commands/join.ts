@@ -39,7 +39,9 @@ export async function runJoin(
     (polygons.some((p) => p.properties?.name !== undefined) ? 'name' : undefined);
   if (property !== undefined && !polygons.some((p) => p.properties?.[property] !== undefined))
     throw new CliError(`${polygonsFile}: no polygon has a property "${property}" (--property)`);
-  const as = options.as ?? property ?? 'polygon';
+  // The point property that receives the value: --as, else the property's name, unless the
+  // points may have one of that name already (a city's own `name`): then `polygon_<name>`.
+  const as = options.as ?? (property === undefined ? 'polygon' : `polygon_${property}`);
 
   // The points: streamed, each looked up once.
   const counts = new Float64Array(polygons.length);
