@@ -99,6 +99,34 @@ describe('quadkit index and query', () => {
     }
   });
 
+  it('query FILE.csv --near with a k past the kept candidates gives the k nearest, nearest first, as the library does', async () => {
+    // 5,000 exceeds the 2k + 1,024 candidates a streamed --near keeps before cutting back.
+    const run = await quadkit([
+      'query',
+      files.csv,
+      '--near',
+      '2.35,48.85',
+      '-k',
+      '5000',
+      '-f',
+      'ndjson',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const got = lines(run.stdout);
+    const want = libraryNearest(2.35, 48.85, 5000);
+    expect(got).toHaveLength(5000);
+    const distances = got.map((f) => f.properties.distance_km as number);
+    for (let i = 1; i < distances.length; i++)
+      expect(distances[i]!).toBeGreaterThanOrEqual(distances[i - 1]!);
+    expect(distances[4999]).toBeCloseTo(
+      haversine(2.35, 48.85, want[4999]!.lon, want[4999]!.lat),
+      9,
+    );
+    expect(new Set(got.slice(0, 4900).map((f) => f.properties.name))).toEqual(
+      new Set(want.slice(0, 4900).map((c) => c.name)),
+    );
+  });
+
   it('query --within LON,LAT,KM gives the same answer on CSV, GeoJSON, NDJSON and the index, equal to a haversine scan', async () => {
     const qk = join(dir, 'cities-within.qk');
     expect((await quadkit(['index', files.geojson, '-o', qk])).code).toBe(0);
