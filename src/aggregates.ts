@@ -4,6 +4,7 @@
 // engine/aggregate.ts.
 
 import type { NodeTable } from './engine/aggregate.js';
+import { InvalidTypeError, WalkInProgressError } from './errors.js';
 import type { AggregateNode } from './types.js';
 import { checkFunction } from './validate.js';
 
@@ -77,11 +78,11 @@ export function visitAfter<T>(
   if (map !== undefined) checkFunction('options.map', map);
   checkFunction('options.reduce', reduce);
   if (typeof initial !== 'number') {
-    throw new TypeError(`quadkit: options.initial must be a number, got ${typeof initial}`);
+    throw new InvalidTypeError(`quadkit: options.initial must be a number, got ${typeof initial}`);
   }
   if (engine.walking !== 0) {
-    throw new Error(
-      'quadkit: visitAfter() cannot run inside a pairs(), visit() or visitAfter() callback; collect first',
+    throw new WalkInProgressError(
+      'quadkit: visitAfter() cannot run inside a pairs(), visit() or visitAfter() callback or a nearest() filter; collect first',
     );
   }
   engine.listNodes(table);

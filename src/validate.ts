@@ -401,10 +401,11 @@ export function checkOptions<O extends object>(
   for (const key in options) {
     if (!Object.hasOwn(options, key) || known.includes(key)) continue;
     // quadtree-js takes the bounds themselves, then maxObjects and maxLevels as arguments.
-    const bounds =
-      known.includes('bounds') && ['x', 'y', 'width', 'height'].includes(key)
-        ? ` (the bounds go in options.bounds: new ${owner}({ bounds: { x, y, width, height } }))`
-        : '';
+    const bounds = !(known.includes('bounds') && ['x', 'y', 'width', 'height'].includes(key))
+      ? ''
+      : owner.includes('.')
+        ? ' (the bounds go in options.bounds: { bounds: { x, y, width, height } })'
+        : ` (the bounds go in options.bounds: new ${owner}({ bounds: { x, y, width, height } }))`;
     throw new UnknownOptionError(
       `quadkit: unknown option ${JSON.stringify(key)} for ${owner}; known options: ${known.join(', ')}${bounds}`,
     );

@@ -257,6 +257,10 @@ describe('error messages', () => {
         () => new Quadtree(bounds as never),
         /unknown option "x" .*the bounds go in options\.bounds: new Quadtree\(\{ bounds: /,
       ],
+      [
+        () => Quadtree.fromBoxes([0, 0, 1, 1], bounds as never),
+        /unknown option "x" .*the bounds go in options\.bounds: \{ bounds: /,
+      ],
     ];
     for (const [make, message] of cases) {
       const err = caught(make);

@@ -344,6 +344,9 @@ describe.each(KINDS)('$name', ({ points, build }) => {
       () => dynamic.searchCircle(0, 0, 1),
       () => dynamic.raycast(0, 0, 1, 1),
       () => dynamic.visit(() => {}),
+      ...('visitAfter' in dynamic
+        ? [() => (dynamic as unknown as PointQuadtree<unknown>).visitAfter(() => {})]
+        : []),
       ...(dynamic.clear === undefined ? [] : [() => dynamic.clear!()]),
     ];
     for (const call of inside) {

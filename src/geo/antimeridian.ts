@@ -48,9 +48,15 @@ export function cutAtAntimeridian(geometry: Areal): Areal {
 export function cutPolygon(rings: Ring[]): Ring[][] {
   const counts = rings.map(jumps);
   if (counts.every((c) => c === 0)) return [rings];
-  // A ring round a pole: closed along the edge of the map (and the polygon not clipped).
-  if (counts.some((c) => c % 2 === 1)) {
-    return [rings.map((r, i) => (counts[i]! % 2 === 1 ? aroundPole(r) : r))];
+  // An outer ring round a pole (closed along the edge of the map) or one that does not cross:
+  // the polygon stays one, each other ring that crosses split in place into its parts either
+  // side (rings combine even-odd, so the parts of a hole stay holes).
+  if (counts[0]! % 2 === 1 || counts[0] === 0) {
+    return [
+      rings.flatMap((r, i) =>
+        counts[i] === 0 ? [r] : counts[i]! % 2 === 1 ? [aroundPole(r)] : splitRing(r),
+      ),
+    ];
   }
   // Every ring unwrapped near the outer ring's first longitude (a hole beyond the line moves
   // with the part it lies in).
@@ -70,6 +76,20 @@ export function cutPolygon(rings: Ring[]): Ring[][] {
     if (part.length > 0 && clip(unwrapped[0]!, line, side).length >= 4) out.push(part);
   }
   return out;
+}
+
+// A ring that crosses the antimeridian an even number of times, as its parts either side of it
+// (unwrapped, clipped, the far part moved back by 360 degrees).
+function splitRing(ring: Ring): Ring[] {
+  const unwrapped = unwrap(ring, ring[0]![0]!);
+  const line = unwrapped.some(([x]) => x! > 180) ? 180 : -180;
+  const parts: Ring[] = [];
+  for (const side of [-1, 1]) {
+    const shift = side * line > 0 ? -2 * line : 0;
+    const part = clip(unwrapped, line, side);
+    if (part.length >= 4) parts.push(part.map(([x, y]) => [x! + shift, y!]));
+  }
+  return parts;
 }
 
 // How many edges of the ring are longer than 180 degrees of longitude.

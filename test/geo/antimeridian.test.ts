@@ -47,6 +47,29 @@ describe('cutAtAntimeridian', () => {
     }
   });
 
+  it('a hole across the antimeridian stays a hole, in a cap round the pole and in a band that does not cross', () => {
+    // A cap north of 70 degrees (one crossing) and a band round the world at 0..10 (none), each
+    // with a hole from 175E to 175W.
+    const cap = [-180, -90, 0, 90, 180].map((x) => [x, 70]);
+    cap.push([-180, 70]);
+    const band = [
+      ...[-180, -90, 0, 90, 180].map((x) => [x, 0]),
+      ...[180, 90, 0, -90, -180].map((x) => [x, 10]),
+      [-180, 0],
+    ];
+    for (const [outer, y] of [
+      [cap, 77],
+      [band, 3],
+    ] as const) {
+      const hole = rectangle(175, y - 1, 185, y + 1);
+      const index = GeoIndex.from([{ type: 'Polygon', coordinates: [outer, hole] }]);
+      expect(index.containing(0, y)).toHaveLength(1);
+      expect(index.containing(178, y)).toHaveLength(0);
+      expect(index.containing(-178, y)).toHaveLength(0);
+      expect(index.containing(170, y)).toHaveLength(1);
+    }
+  });
+
   it('GeoIndex finds a point in a rectangle across the antimeridian on either side, and not in the band between', () => {
     fc.assert(
       fc.property(

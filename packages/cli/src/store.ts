@@ -88,8 +88,15 @@ export async function writeQk(
     done = true;
   } finally {
     await out.close();
-    if (done) await rename(partial, path);
-    else await rm(partial, { force: true });
+    if (!done) await rm(partial, { force: true });
+  }
+  try {
+    await rename(partial, path);
+  } catch (e) {
+    await rm(partial, { force: true });
+    throw new CliError(
+      `${path}: cannot write the index there (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
 }
 

@@ -2,7 +2,7 @@
 // packages (the world's cities as CSV, GeoJSON and newline-delimited GeoJSON; the world's
 // countries as GeoJSON): its answers are compared with the library's own and with brute force.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -406,6 +406,10 @@ describe('quadkit on bad input', () => {
     const nowhere = await quadkit(['index', csv, '-o', join(dir, 'no', 'such', 'dir.qk')]);
     expect(nowhere.code).toBe(1);
     expect(nowhere.stderr).toMatch(/^quadkit: .*dir\.qk: cannot write there \(ENOENT\)/);
+    const folder = await quadkit(['index', csv, '-o', dir]);
+    expect(folder.code).toBe(1);
+    expect(folder.stderr).toMatch(/cannot write there \(EISDIR\)/);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
     const missing = await quadkit(['query', join(dir, 'nope.geojson'), '--near', '0,0']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^quadkit: .*nope\.geojson/);

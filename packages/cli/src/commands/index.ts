@@ -2,7 +2,7 @@
 // as they come with their boxes in a growing Float64Array, then packs a StaticQuadtree over the
 // boxes and writes the .qk file.
 import { constants } from 'node:fs';
-import { access, mkdtemp, open, rm } from 'node:fs/promises';
+import { access, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { StaticQuadtree } from 'quadkit';
@@ -29,6 +29,8 @@ export async function runIndex(file: string, options: IndexOptions): Promise<voi
     );
   try {
     await access(dirname(resolve(options.output)), constants.W_OK);
+    const target = await stat(options.output).catch(() => null);
+    if (target?.isDirectory()) throw Object.assign(new Error('a directory'), { code: 'EISDIR' });
   } catch (e) {
     throw new CliError(
       `${options.output}: cannot write there (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
