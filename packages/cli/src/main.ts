@@ -63,7 +63,11 @@ inputOptions(
     .option('--point <lon,lat>', 'features containing a point', list(2))
     .option('--near <lon,lat>', 'the nearest features by great-circle distance', list(2))
     .option('-k <n>', 'how many nearest features (with --near)', count, 1)
-    .option('--max-km <km>', 'farthest distance for --near, in kilometres', positive, Infinity)
+    .addOption(
+      new Option('--max-km <km>', 'farthest distance for --near, in kilometres')
+        .argParser(positive)
+        .default(Number.POSITIVE_INFINITY, 'no limit'),
+    )
     .option('--within <lon,lat,km>', 'features within a great-circle radius', list(3))
     .addOption(outputFormat()),
 ).action((file: string, options) => runQuery(file, options));

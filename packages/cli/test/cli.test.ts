@@ -422,7 +422,10 @@ describe('quadkit on bad input', () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^Usage: quadkit/);
     }
-    expect((await quadkit(['query', '--help'])).stdout).toContain('--within <lon,lat,km>');
+    const help = (await quadkit(['query', '--help'])).stdout;
+    expect(help).toContain('--within <lon,lat,km>');
+    expect(help).toMatch(/--max-km <km>[\s\S]*?\(default: no limit\)/);
+    expect(help).not.toContain('null');
   });
 });
 
