@@ -12,7 +12,11 @@ const program = new Command('quadkit')
     'Spatial indexes over GeoJSON, newline-delimited GeoJSON and CSV files (longitude/latitude).',
   )
   .version('0.2.0')
-  .showHelpAfterError()
+  // Argument errors as the others: one line with the quadkit: prefix, and where help is.
+  .configureOutput({
+    outputError: (text, write) => write(text.replace(/^error: /, 'quadkit: ')),
+  })
+  .showHelpAfterError('(quadkit --help, or quadkit COMMAND --help, for the usage)')
   .addHelpText(
     'after',
     `

@@ -349,6 +349,9 @@ describe('quadkit on bad input', () => {
     const nan = await quadkit(['query', files.csv, '--near', '2,x']);
     expect(nan.code).toBe(1);
     expect(nan.stderr).toMatch(/expected 2 comma-separated numbers, got "2,x"/);
+    // One line and a pointer to the help, with the prefix of every other error.
+    expect(nan.stderr).toMatch(/^quadkit: option '--near/);
+    expect(nan.stderr.trim().split('\n')).toHaveLength(2);
   });
 
   it('coordinates off the globe, hex numbers and empty fields are refused, naming the place', async () => {
