@@ -59,37 +59,37 @@ export function cutPolygon(rings: Ring[]): Ring[][] {
     ];
   }
   // Every ring unwrapped near the outer ring's first longitude (a hole beyond the line moves
-  // with the part it lies in).
+  // with the part it lies in), then each side's part of the polygon, its outer ring first.
   const start = rings[0]![0]![0]!;
   const unwrapped = rings.map((r) => unwrap(r, start));
-  // The line the rings cross: +180 or -180.
-  const line = unwrapped.some((r) => r.some(([x]) => x! > 180)) ? 180 : -180;
+  const line = lineOf(unwrapped);
   const out: Ring[][] = [];
   for (const side of [-1, 1]) {
-    // side -1: the part with x <= line; side 1: x >= line. The part beyond moves back.
-    const shift = side * line > 0 ? -2 * line : 0;
-    const part = unwrapped
-      .map((r) => clip(r, line, side))
-      .filter((r) => r.length >= 4)
-      .map((r) => r.map(([x, y]) => [x! + shift, y!]));
+    const part = unwrapped.map((r) => sideOf(r, line, side));
     // (A part whose outer ring lies wholly on the other side has nothing left here.)
-    if (part.length > 0 && clip(unwrapped[0]!, line, side).length >= 4) out.push(part);
+    if (part[0]!.length >= 4) out.push(part.filter((r) => r.length >= 4));
   }
   return out;
+}
+
+// The meridian that unwrapped rings cross: +180 when some longitude runs past it, else -180.
+function lineOf(unwrapped: Ring[]): number {
+  return unwrapped.some((r) => r.some(([x]) => x! > 180)) ? 180 : -180;
+}
+
+// The part of an unwrapped ring on one side of `line` (side -1: x <= line; 1: x >= line), the
+// part beyond the antimeridian moved back by 360 degrees; fewer than 4 positions when none.
+function sideOf(ring: Ring, line: number, side: number): Ring {
+  const shift = side * line > 0 ? -2 * line : 0;
+  return clip(ring, line, side).map(([x, y]) => [x! + shift, y!]);
 }
 
 // A ring that crosses the antimeridian an even number of times, as its parts either side of it
 // (unwrapped, clipped, the far part moved back by 360 degrees).
 function splitRing(ring: Ring): Ring[] {
   const unwrapped = unwrap(ring, ring[0]![0]!);
-  const line = unwrapped.some(([x]) => x! > 180) ? 180 : -180;
-  const parts: Ring[] = [];
-  for (const side of [-1, 1]) {
-    const shift = side * line > 0 ? -2 * line : 0;
-    const part = clip(unwrapped, line, side);
-    if (part.length >= 4) parts.push(part.map(([x, y]) => [x! + shift, y!]));
-  }
-  return parts;
+  const line = lineOf([unwrapped]);
+  return [-1, 1].map((side) => sideOf(unwrapped, line, side)).filter((r) => r.length >= 4);
 }
 
 // How many edges of the ring are longer than 180 degrees of longitude.
