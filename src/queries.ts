@@ -46,6 +46,7 @@ export abstract class QueryIndex<T> {
   // The filter of the nearest query under way (typed without T, which would make the class
   // contravariant in it), and the engine's view of it, by slot.
   private filter: ((item: unknown) => unknown) | null = null;
+  private filterQuery: Float64Array | null = null;
   private readonly acceptSlot = (slot: number): boolean => {
     const items = this.slotItems();
     return !!this.filter!(items === null ? slot : items[slot]);
@@ -275,7 +276,7 @@ export abstract class QueryIndex<T> {
    * Best-first search under an engine metric (see `boxKey` in engine/scan.ts) with the query
    * numbers q[0..]: writes the items with the k smallest keys (k clipped to the size),
    * smallest first, ties by insertion slot, to `out` and their keys to `keys`; returns how many.
-   * The arguments are checked by the caller (the quadkit/geo front doors).
+   * The arguments are checked by the caller (the quadkit/geo front doors), but the filter.
    * @internal
    */
   bestFirstInto(
@@ -284,9 +285,10 @@ export abstract class QueryIndex<T> {
     k: number,
     out: T[],
     keys: Float64Array | number[],
+    filter?: (item: T) => unknown,
   ): number {
     this.notFiltering();
-    const n = this.engine.nearest(metric, q, 0, Math.min(k, this.size));
+    const n = this.bestFirst(metric, q, k, filter);
     const found = this.engine.best.keys;
     for (let i = 0; i < n; i++) keys[i] = found[i]!;
     return this.into(n, out, this.slotItems());
@@ -433,16 +435,30 @@ export abstract class QueryIndex<T> {
     checkFinite('y', y);
     checkCount('k', k);
     checkNonNegative('maxDistance', maxDistance, true);
-    const q = stage(x, y, maxDistance, 0);
-    if (filter === undefined) return this.engine.nearest(POINT, q, 0, Math.min(k, this.size));
+    return this.bestFirst(POINT, stage(x, y, maxDistance, 0), k, filter);
+  }
+
+  // The best-first search of `nearest` and of the quadkit/geo doors, with or without a filter.
+  private bestFirst(
+    metric: number,
+    q: Float64Array,
+    k: number,
+    filter: ((item: T) => unknown) | undefined,
+  ): number {
+    const { engine } = this;
+    if (filter === undefined) return engine.nearest(metric, q, 0, Math.min(k, this.size));
     checkFunction('filter', filter);
     // The heap asks the filter for each item it would keep; meanwhile the index is read-only.
-    const { engine } = this;
+    // The filter may query other indexes, which stage their numbers where q is (the walk reads
+    // q as it goes): this search reads a copy of its own.
+    if (this.filterQuery === null) this.filterQuery = new Float64Array(8);
+    const own = this.filterQuery;
+    own.set(q);
     this.filter = filter as (item: unknown) => unknown;
     engine.best.accept = this.acceptSlot;
     engine.walking++;
     try {
-      return engine.nearest(POINT, q, 0, Math.min(k, this.size));
+      return engine.nearest(metric, own, 0, Math.min(k, this.size));
     } finally {
       engine.walking--;
       engine.best.accept = null;

@@ -368,6 +368,40 @@ describe.each(KINDS)('$name', ({ points, build }) => {
     expect(() => index.nearest(0, 0, 1, INF, 'yes' as never)).toThrow(InvalidTypeError);
   });
 
+  it('a nearest filter may query other indexes, even with filters of their own: the answers are still the brute force', () => {
+    fc.assert(
+      fc.property(
+        fc.array(itemArb, { maxLength: 60 }),
+        coordinate,
+        coordinate,
+        fc.integer({ min: 1, max: 12 }),
+        (raw, x, y, k) => {
+          const items = withIds(raw, points);
+          const built = build(items);
+          const others = KINDS.map(
+            (kind) => kind.build(items).index as Partial<QueryIndex<unknown>>,
+          );
+          // Each of the filter's own queries stages other numbers for the engines to read.
+          const kept = new Set(built.boxes.filter((_, i) => i % 2 === 1).map((b) => b.item));
+          const filter = (it: unknown) => {
+            for (const other of others) {
+              other.nearest!(64 - x, 64 - y, 2, INF, () => true);
+              other.searchCircle!(y, x, 3);
+            }
+            return kept.has(it);
+          };
+          const wanted = built.boxes.filter((b) => kept.has(b.item));
+          expect(
+            checkNearest(built.index.nearest(x, y, k, INF, filter), wanted, x, y, k, INF, (it) =>
+              JSON.stringify(it),
+            ),
+          ).toBe(null);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('nearest refuses a k that is negative, fractional, NaN, -Infinity or not a number', () => {
     const { index } = build([{ id: 0, x: 1, y: 1, width: 1, height: 1 }]);
     for (const k of [-1, 1.5, Number.NaN, Number.NEGATIVE_INFINITY]) {

@@ -4,9 +4,16 @@
 // its exact value (geometry/sphere.ts). Kilometres come out at the end, once per answer.
 
 import { GEO } from '../engine/scan.js';
+import { InvalidTypeError } from '../errors.js';
 import { distanceOfHav, havOfDistance, havPoints } from '../geometry/sphere.js';
 import type { QueryIndex } from '../queries.js';
-import { checkCount, checkFinite, checkNonNegative, checkRange } from '../validate.js';
+import {
+  checkCount,
+  checkFinite,
+  checkFunction,
+  checkNonNegative,
+  checkRange,
+} from '../validate.js';
 
 /** The mean Earth radius in kilometres, (2a + b) / 3 of WGS 84 (IUGG, Moritz 2000). */
 export const EARTH_RADIUS_KM = 6371.0088;
@@ -57,6 +64,7 @@ function checkQuery(lon: number, lat: number, radius: number): void {
  * @param items - receives the items.
  * @param distances - receives their distances.
  * @param radius - the sphere's radius (default 6371.0088, the mean Earth radius in km).
+ * @param filter - keeps only the items it returns true for (see `geoNearest`).
  */
 export function geoNearestInto<T>(
   index: QueryIndex<T>,
@@ -67,6 +75,7 @@ export function geoNearestInto<T>(
   items: T[],
   distances: Float64Array | number[],
   radius = EARTH_RADIUS_KM,
+  filter?: (item: T) => unknown,
 ): number {
   checkQuery(lon, lat, radius);
   checkCount('k', k);
@@ -77,7 +86,7 @@ export function geoNearestInto<T>(
   // The walk keeps haversines up to that of maxDistance, loosened for rounding; answers beyond
   // maxDistance once in distance units (the farthest, so the last) are cut below.
   Q[4] = havOfDistance(maxDistance, radius) * (1 + 1e-12) + 1e-15;
-  const n = index.bestFirstInto(GEO, Q, k, items, distances);
+  const n = index.bestFirstInto(GEO, Q, k, items, distances, filter);
   let kept = 0;
   while (kept < n) {
     const d = distanceOfHav(distances[kept]!, radius);
@@ -90,10 +99,12 @@ export function geoNearestInto<T>(
 /**
  * The k items nearest to the lon/lat point by great-circle distance (to the item's point, or to
  * the nearest point of its bounds as a lon/lat box), nearest first; only items within
- * `maxDistance`. Exact: items are ranked by the haversine formula's value (the haversine of
- * the central angle, a finer order than the rounded distances it gives; equal values in
- * insertion-slot order), as a scan over every item would rank them, across the antimeridian and
- * the poles; nodes are pruned by a lower bound that never exceeds the value of anything inside.
+ * `maxDistance`, and only those `filter` returns true for when it is given (geokdbush's
+ * `around(index, lng, lat, maxResults, maxDistance, predicate)` order). Exact: items are ranked
+ * by the haversine formula's value (the haversine of the central angle, a finer order than the
+ * rounded distances it gives; equal values in insertion-slot order), as a scan over every item
+ * would rank them, across the antimeridian and the poles; nodes are pruned by a lower bound that
+ * never exceeds the value of anything inside.
  *
  * @param index - any quadkit index whose items are placed at x = longitude, y = latitude.
  * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
@@ -106,11 +117,55 @@ export function geoNearest<T>(
   index: QueryIndex<T>,
   lon: number,
   lat: number,
+  k?: number,
+  maxDistance?: number,
+  radius?: number,
+): T[];
+/**
+ * `geoNearest` keeping only the items `filter` returns true for: it is asked only about an item
+ * that would enter the k best, nearest first, so a rejected item never counts and the search
+ * goes on to the next. While it runs, this index cannot be queried or changed (other indexes
+ * can).
+ *
+ * @param index - any quadkit index whose items are placed at x = longitude, y = latitude.
+ * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
+ * @param k - how many items at most: an integer >= 0, or Infinity.
+ * @param maxDistance - farthest distance included (Infinity for none), in the radius's unit.
+ * @param filter - keeps only the items it returns true for.
+ * @param radius - the sphere's radius (default 6371.0088, the mean Earth radius in km).
+ */
+export function geoNearest<T>(
+  index: QueryIndex<T>,
+  lon: number,
+  lat: number,
+  k: number | undefined,
+  maxDistance: number | undefined,
+  filter: ((item: T) => unknown) | undefined,
+  radius?: number,
+): T[];
+export function geoNearest<T>(
+  index: QueryIndex<T>,
+  lon: number,
+  lat: number,
   k = 1,
   maxDistance = Number.POSITIVE_INFINITY,
-  radius = EARTH_RADIUS_KM,
+  filterOrRadius?: ((item: T) => unknown) | number,
+  radius?: number,
 ): T[] {
   checkCount('k', k);
+  // The sixth argument is the radius (as before filters) or the filter (as geokdbush's).
+  let filter: ((item: T) => unknown) | undefined;
+  let r = radius;
+  if (typeof filterOrRadius === 'number') {
+    if (radius !== undefined)
+      throw new InvalidTypeError(
+        `quadkit: geoNearest got a radius twice (${filterOrRadius} and ${radius}); pass (index, lon, lat, k, maxDistance, filter, radius)`,
+      );
+    r = filterOrRadius;
+  } else if (filterOrRadius !== undefined) {
+    checkFunction('filter', filterOrRadius);
+    filter = filterOrRadius;
+  }
   const room = Math.min(k, index.size);
   const items = new Array<T>(room);
   const n = geoNearestInto(
@@ -121,7 +176,8 @@ export function geoNearest<T>(
     maxDistance,
     items,
     new Float64Array(room),
-    radius,
+    r,
+    filter,
   );
   items.length = n;
   return items;

@@ -11,9 +11,11 @@ import {
 } from '../../src/geo/index.js';
 import {
   GridLooseQuadtree,
+  InvalidTypeError,
   PointQuadtree,
   type QueryIndex,
   StaticQuadtree,
+  WalkInProgressError,
 } from '../../src/index.js';
 import { mulberry32, type Rng, randFloat, randInt } from '../oracle.js';
 
@@ -237,6 +239,100 @@ describe('geoNearest on small random sets (property)', () => {
       ),
       { seed: 1313, numRuns: 300 },
     );
+  });
+});
+
+describe('geoNearest with a filter', () => {
+  const lon = fc.double({ min: -200, max: 200, noNaN: true });
+  const lat = fc.double({ min: -90, max: 90, noNaN: true });
+  it('geoNearest(index, lon, lat, k, maxKm, filter) gives the k nearest of the items the filter keeps, in the order of geokdbush around()', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(lon, lat), { maxLength: 60 }),
+        fc.double({ min: -180, max: 180, noNaN: true }),
+        lat,
+        fc.oneof(fc.constant(Number.POSITIVE_INFINITY), fc.integer({ min: 0, max: 10 })),
+        fc.oneof(
+          fc.constant(Number.POSITIVE_INFINITY),
+          fc.double({ min: 0, max: 5000, noNaN: true }),
+        ),
+        fc.integer({ min: 1, max: 4 }),
+        (raw, qx, qy, k, maxKm, mod) => {
+          const pts = raw.map(([x, y], id) => ({ id, x, y }));
+          const kept = pts.filter((p) => p.id % mod !== 0);
+          const want = bruteNearest(kept, qx, qy, k, maxKm);
+          for (const [, index] of indexes(pts)) {
+            const asked: number[] = [];
+            const filter = (id: number) => {
+              asked.push(id);
+              return id % mod !== 0;
+            };
+            expect(geoNearest(index, qx, qy, k, maxKm, filter)).toEqual(want.map((e) => e.id));
+            // Asked about items only, never more often than the search offers them.
+            for (const id of asked) expect(id >= 0 && id < pts.length).toBe(true);
+            const ids: number[] = [];
+            const dist: number[] = [];
+            const room = Math.min(k, pts.length);
+            ids.length = geoNearestInto(index, qx, qy, room, maxKm, ids, dist, undefined, filter);
+            expect(ids).toEqual(want.map((e) => e.id));
+            expect(dist.slice(0, ids.length)).toEqual(want.map((e) => e.d));
+          }
+        },
+      ),
+      { seed: 2727, numRuns: 200 },
+    );
+  });
+
+  it('the sixth argument is the radius when it is a number, as before; the filter then takes the radius seventh', () => {
+    const pts = CITIES.slice(0, 2000);
+    for (const [, index] of indexes(pts)) {
+      const byRadius = geoNearest(index, 2.35, 48.85, 5, 0.01, 1);
+      expect(byRadius).toEqual(bruteNearest(pts, 2.35, 48.85, 5, 0.01, 1).map((e) => e.id));
+      expect(geoNearest(index, 2.35, 48.85, 5, 0.01, () => true, 1)).toEqual(byRadius);
+      expect(() => geoNearest(index, 0, 0, 1, 1, 2 as never, 3)).toThrow(/radius twice/);
+      expect(() => geoNearest(index, 0, 0, 1, 1, 'yes' as never)).toThrow(InvalidTypeError);
+    }
+  });
+
+  it('a filter may query other indexes, and the same index throws WalkInProgressError inside it', () => {
+    const pts = clustered(31, 3000);
+    const [[, a], [, b], [, c]] = indexes(pts);
+    const rng = mulberry32(4);
+    for (let t = 0; t < 50; t++) {
+      const [qx, qy] = queryPoint(rng);
+      const [ox, oy] = queryPoint(rng);
+      // Each index's search, filtered by a query of the next one (itself filtered).
+      for (const [index, other] of [
+        [a!, b!],
+        [b!, c!],
+        [c!, a!],
+      ] as const) {
+        const filter = (id: number) => {
+          geoNearest(other, ox, oy, 3, Number.POSITIVE_INFINITY, (j: number) => j % 2 === 0);
+          return id % 3 !== 0;
+        };
+        const want = bruteNearest(
+          pts.filter((p) => p.id % 3 !== 0),
+          qx,
+          qy,
+          7,
+          Number.POSITIVE_INFINITY,
+        );
+        expect(geoNearest(index, qx, qy, 7, Number.POSITIVE_INFINITY, filter)).toEqual(
+          want.map((e) => e.id),
+        );
+      }
+    }
+    let thrown: unknown;
+    geoNearest(a!, 0, 0, 1, Number.POSITIVE_INFINITY, () => {
+      try {
+        geoNearest(a!, 1, 1);
+      } catch (e) {
+        thrown = e;
+      }
+      return true;
+    });
+    expect(thrown).toBeInstanceOf(WalkInProgressError);
   });
 });
 
