@@ -76,7 +76,8 @@ const LAT_NAMES = ['lat', 'latitude', 'y'];
 
 /**
  * The format of a file: from its extension, else from its first bytes (`{` or `[` opening a
- * JSON document, a second `{` on a later line meaning newline-delimited, anything else CSV).
+ * JSON document, a second `{` on a later line meaning newline-delimited, other text CSV; a
+ * compressed or binary file is an error).
  * @param file - the file's path.
  */
 export async function detectFormat(file: string): Promise<Format> {
@@ -88,7 +89,15 @@ export async function detectFormat(file: string): Promise<Format> {
   try {
     const head = Buffer.alloc(64 * 1024);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    const text = head.subarray(0, bytesRead).toString('utf8').trimStart();
+    const bytes = head.subarray(0, bytesRead);
+    // (Not read as CSV, which would fail on some line with words about columns.)
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b)
+      throw new CliError(`${file}: a gzip-compressed file; decompress it first (gunzip)`);
+    if (bytes.includes(0))
+      throw new CliError(
+        `${file}: not a text file (GeoJSON, newline-delimited GeoJSON or CSV; a quadkit index's name must end in .qk)`,
+      );
+    const text = bytes.toString('utf8').trimStart();
     if (text.startsWith('[')) return 'geojson';
     if (text.startsWith('{')) {
       const lines = text.split('\n').filter((l) => l.trim() !== '');
@@ -113,6 +122,10 @@ export async function* readFeatures(
   options: ReadOptions = {},
 ): AsyncGenerator<Sourced> {
   const format = options.format ?? (await detectFormat(file));
+  // (Column flags on a file that has no columns are a mistake, not something to ignore.)
+  const column = options.lon !== undefined ? '--lon' : options.lat !== undefined ? '--lat' : null;
+  if (format !== 'csv' && column !== null)
+    throw new CliError(`${column} applies to CSV input; ${file} is read as ${format}`);
   // Read before the stream opens: once it flows, nothing may await before its consumer attaches.
   const first = format === 'geojson' ? await firstChar(file) : '';
   const delimiter =

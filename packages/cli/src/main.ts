@@ -74,7 +74,16 @@ inputOptions(
     )
     .option('--within <lon,lat,km>', 'features within a great-circle radius', list(3))
     .addOption(outputFormat()),
-).action((file: string, options) => runQuery(file, options));
+).action((file: string, options, command: Command) => {
+  if (options.near === undefined) refuse(command, ['-k', '--max-km'], 'applies only to --near');
+  if (file.endsWith('.qk'))
+    refuse(
+      command,
+      ['--input-format', '--lon', '--lat'],
+      'does not apply to a .qk index (it holds its features as they were read)',
+    );
+  return runQuery(file, options);
+});
 
 inputOptions(
   program
@@ -92,7 +101,21 @@ inputOptions(
       'the point property that receives it (default: polygon_ and the property name)',
     )
     .addOption(outputFormat()),
-).action((points: string, polygons: string, options) => runJoin(points, polygons, options));
+).action((points: string, polygons: string, options, command: Command) => {
+  if (options.count === true)
+    refuse(command, ['--property', '--as'], 'does not apply to --count (it writes point_count)');
+  return runJoin(points, polygons, options);
+});
+
+// A flag given that the command will not read is refused rather than ignored: `-k 5` with
+// `--bbox` means the user expects something the command does not do.
+function refuse(command: Command, flags: string[], why: string): void {
+  for (const flag of flags) {
+    const option = command.options.find((o) => o.long === flag || o.short === flag);
+    if (option !== undefined && command.getOptionValueSource(option.attributeName()) === 'cli')
+      throw new CliError(`${flag} ${why}`);
+  }
+}
 
 function list(n: number) {
   return (value: string): number[] => {

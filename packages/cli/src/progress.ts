@@ -1,6 +1,7 @@
 // A progress bar on stderr for long work, shown only when stderr is a terminal (and not with
 // --quiet): piped or redirected runs stay quiet.
 import { SingleBar } from 'cli-progress';
+import { onInterrupt } from './signals.js';
 
 /** Reports progress through some total (bytes of a file, or items). */
 export interface Progress {
@@ -29,6 +30,8 @@ export function progress(label: string, total: number, quiet = false): Progress 
     etaBuffer: 50,
   });
   bar.start(total, 0);
+  // (The bar hides the cursor: an interrupt must give it back to the terminal.)
+  const release = onInterrupt(() => bar.stop());
   let last = 0;
   return {
     update(done) {
@@ -39,6 +42,7 @@ export function progress(label: string, total: number, quiet = false): Progress 
     },
     stop() {
       bar.stop();
+      release();
     },
   };
 }

@@ -34,6 +34,14 @@ export interface QkHeader {
 const pad8 = (n: number) => (n + 7) & ~7;
 
 /**
+ * Where `writeQk` writes an index before renaming it to `path`.
+ * @param path - the index file being written.
+ */
+export function partialPath(path: string): string {
+  return `${path}.${process.pid}.partial`;
+}
+
+/**
  * Writes a .qk file from a built tree, the offsets of the features and the file that holds their
  * JSON texts back to back (each followed by a newline).
  * @param path - where to write.
@@ -57,7 +65,7 @@ export async function writeQk(
   head.writeUInt32LE(json.length, 12);
   // Written beside the target and renamed over it at the end: an interrupted or failed write
   // leaves the old file (if any) whole, never a truncated index.
-  const partial = `${path}.${process.pid}.partial`;
+  const partial = partialPath(path);
   const out = await open(partial, 'w');
   let done = false;
   try {

@@ -1,7 +1,7 @@
 // The quadkit command, run end to end as a user runs it, on real files written from installed
 // packages (the world's cities as CSV, GeoJSON and newline-delimited GeoJSON; the world's
 // countries as GeoJSON): its answers are compared with the library's own and with brute force.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -417,6 +417,80 @@ describe('quadkit on bad input', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^quadkit: .*nope\.geojson/);
     expect(missing.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a flag the command will not read is refused: -k or --max-km without --near, column flags on a .qk or a GeoJSON file, --property or --as with --count', async () => {
+    const qk = join(dir, 'flags.qk');
+    expect((await quadkit(['index', files.csv, '-o', qk, '-q'])).code).toBe(0);
+    const cases: [string[], RegExp][] = [
+      [['query', files.csv, '--bbox', '0,0,5,5', '-k', '5'], /^quadkit: -k applies only to --near/],
+      [['query', qk, '--within', '0,0,100', '--max-km', '5'], /--max-km applies only to --near/],
+      [['query', qk, '--near', '0,0', '--lon', 'x'], /--lon does not apply to a \.qk index/],
+      [
+        ['query', files.geojson, '--near', '0,0', '--lat', 'y'],
+        /--lat applies to CSV input; .*cities\.geojson is read as geojson/,
+      ],
+      [['join', files.ndjson, files.countries, '--lon', 'x'], /--lon applies to CSV input/],
+      [
+        ['join', files.csv, files.countries, '--count', '--as', 'c'],
+        /--as does not apply to --count/,
+      ],
+      [
+        ['join', files.csv, files.countries, '--count', '--property', 'name'],
+        /--property does not/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const run = await quadkit(args);
+      expect(run.code, args.join(' ')).toBe(1);
+      expect(run.stderr, args.join(' ')).toMatch(message);
+      expect(run.stdout, args.join(' ')).toBe('');
+    }
+    // Where they apply, the same flags are read.
+    const near = await quadkit([
+      'query',
+      files.csv,
+      '--near',
+      '0,0',
+      '-k',
+      '2',
+      '--max-km',
+      '20000',
+      '--lon',
+      'longitude',
+      '-f',
+      'ndjson',
+    ]);
+    expect(near.code, near.stderr).toBe(0);
+    expect(lines(near.stdout)).toHaveLength(2);
+  });
+
+  it('an interrupted index leaves neither its scratch folder nor a partial index behind', async () => {
+    // A large input, so that the signal comes while it is being read: the cities four times.
+    const big = join(dir, 'four.ndjson');
+    const text = readFileSync(files.ndjson, 'utf8');
+    writeFileSync(big, text.repeat(4));
+    const scratchRoot = mkdtempSync(join(tmpdir(), 'quadkit-cli-tmp-'));
+    const output = join(dir, 'interrupted.qk');
+    const child = spawn(process.execPath, [BIN, 'index', big, '-o', output], {
+      env: { ...process.env, TMPDIR: scratchRoot, TMP: scratchRoot, TEMP: scratchRoot },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once('exit', (_code, signal) => resolve(signal)),
+    );
+    try {
+      // The scratch folder is made before the input is read.
+      while (readdirSync(scratchRoot).length === 0) await new Promise((r) => setTimeout(r, 2));
+      expect(readdirSync(scratchRoot)[0]).toMatch(/^quadkit-/);
+      child.kill('SIGINT');
+      expect(await exited).toBe('SIGINT');
+      expect(readdirSync(scratchRoot)).toEqual([]);
+      expect(readdirSync(dir).filter((f) => f.startsWith('interrupted.qk'))).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(scratchRoot, { recursive: true, force: true });
+    }
   });
 
   it('--help explains every command', async () => {

@@ -137,3 +137,44 @@ describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
     expect(wholeLimit()).toBeLessThanOrEqual(64 * 1024 * 1024);
   });
 });
+
+describe('readFeatures(file) on a file whose name does not say its format', () => {
+  const all = async (file: string) => {
+    const out: Sourced[] = [];
+    for await (const s of readFeatures(file)) out.push(s);
+    return out;
+  };
+  const point = {
+    type: 'Feature',
+    properties: { n: 1 },
+    geometry: { type: 'Point', coordinates: [1, 2] },
+  };
+
+  it('reads a JSON document as GeoJSON, one feature per line as NDJSON, and other text as CSV', async () => {
+    const json = await all(write('doc', { type: 'FeatureCollection', features: [point, point] }));
+    expect(json.map((s) => s.where)).toEqual(
+      ['doc', 'doc'].map((f, i) => `${join(dir, f)}: features[${i}]`),
+    );
+    const lines = await all(write('lines', `${JSON.stringify(point)}\n${JSON.stringify(point)}\n`));
+    expect(lines.map((s) => s.where)).toEqual([
+      `${join(dir, 'lines')}:1`,
+      `${join(dir, 'lines')}:2`,
+    ]);
+    const csv = await all(write('table', 'n,lon,lat\n1,1,2\n'));
+    expect(csv.map((s) => s.feature.geometry)).toEqual([point.geometry]);
+  });
+
+  it('refuses a compressed or binary file, saying what it is, instead of reading it as CSV', async () => {
+    const gz = write('cities.gz', '');
+    writeFileSync(gz, Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2]));
+    await expect(all(gz)).rejects.toThrow(
+      /cities\.gz: a gzip-compressed file; decompress it first/,
+    );
+    const binary = join(dir, 'shapes.bin');
+    writeFileSync(binary, Buffer.concat([Buffer.from('QKIDX\0\0\0'), Buffer.alloc(64, 7)]));
+    await expect(all(binary)).rejects.toThrow(/shapes\.bin: not a text file .*must end in \.qk/);
+    // What it read before: a CSV that failed on its columns.
+    const text = write('plain', 'QKIDX,a\n1,2\n');
+    await expect(all(text)).rejects.toThrow(/no longitude column/);
+  });
+});

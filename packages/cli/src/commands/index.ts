@@ -1,15 +1,16 @@
 // quadkit index FILE -o FILE.qk: streams the features, writes their JSON texts to a scratch file
 // as they come with their boxes in a growing Float64Array, then packs a StaticQuadtree over the
 // boxes and writes the .qk file.
-import { constants } from 'node:fs';
-import { access, mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { constants, mkdtempSync, rmSync } from 'node:fs';
+import { access, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { StaticQuadtree } from 'quadkit';
 import { CliError } from '../errors.js';
 import { batches, type InputFlags, readWithProgress } from '../input.js';
 import { checkBatch, featureBox } from '../shapes.js';
-import { writeQk } from '../store.js';
+import { onInterrupt } from '../signals.js';
+import { partialPath, writeQk } from '../store.js';
 
 /** Options of `quadkit index`. */
 export interface IndexOptions extends InputFlags {
@@ -36,7 +37,13 @@ export async function runIndex(file: string, options: IndexOptions): Promise<voi
       `${options.output}: cannot write there (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
-  const scratch = await mkdtemp(join(tmpdir(), 'quadkit-'));
+  // Interrupted, it leaves neither its scratch folder nor a partial index behind (the folder is
+  // made and its cleanup registered in one synchronous step: no signal can come between).
+  const scratch = mkdtempSync(join(tmpdir(), 'quadkit-'));
+  const release = onInterrupt(() => {
+    rmSync(scratch, { recursive: true, force: true });
+    rmSync(partialPath(options.output), { force: true });
+  });
   try {
     const featureFile = join(scratch, 'features.ndjson');
     const out = await open(featureFile, 'w');
@@ -80,6 +87,7 @@ export async function runIndex(file: string, options: IndexOptions): Promise<voi
       process.stderr.write(`quadkit: indexed ${count} features of ${file} in ${options.output}\n`);
   } finally {
     await rm(scratch, { recursive: true, force: true });
+    release();
   }
 }
 
