@@ -6,12 +6,13 @@ import { StaticQuadtree } from '../static-quadtree.js';
 import {
   checkCount,
   checkFinite,
+  checkFunction,
   checkNonNegative,
   checkOptions,
   checkRange,
 } from '../validate.js';
 import { type Feature, type GeoInput, type Parts, readGeoJson } from './geojson.js';
-import { EARTH_RADIUS_KM, geoNearestInto } from './great-circle.js';
+import { EARTH_RADIUS_KM, filterAndRadius, geoNearestInto } from './great-circle.js';
 import { AT_POINT, IN_BOX, IN_CIRCLE, ON_SEGMENT, partDistance, partMeets } from './parts.js';
 
 /** What `GeoIndex.toJSON()` gives: a summary, never the features. */
@@ -47,6 +48,13 @@ export interface FeatureHit<P> {
    */
   distance: number;
 }
+
+/**
+ * A filter of `GeoIndex.nearest` and `geoNearest`: keeps the features it returns true for.
+ * @param feature - the feature, as given in the input.
+ * @param index - its position in the input.
+ */
+export type FeatureFilter<P> = (feature: Feature<P>, index: number) => unknown;
 
 /**
  * An immutable index of GeoJSON features (Point, MultiPoint, LineString, MultiLineString,
@@ -112,11 +120,39 @@ export class GeoIndex<P = Record<string, unknown> | null> {
   geoNearest(
     lon: number,
     lat: number,
+    k?: number,
+    maxDistance?: number,
+    radius?: number,
+  ): FeatureHit<P>[];
+  /**
+   * `geoNearest` keeping only the features `filter(feature, index)` returns true for, asked
+   * once per feature the search reaches, nearest first; while it runs this index cannot be
+   * queried (other indexes can).
+   * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
+   * @param k - how many, or Infinity for every feature within `maxDistance`.
+   * @param maxDistance - farthest distance included, in the radius's unit (Infinity: none).
+   * @param filter - keeps the features it returns true for.
+   * @param radius - the sphere's radius (default 6371.0088).
+   */
+  geoNearest(
+    lon: number,
+    lat: number,
+    k: number | undefined,
+    maxDistance: number | undefined,
+    filter: FeatureFilter<P> | undefined,
+    radius?: number,
+  ): FeatureHit<P>[];
+  geoNearest(
+    lon: number,
+    lat: number,
     k = 1,
     maxDistance = Number.POSITIVE_INFINITY,
-    radius = EARTH_RADIUS_KM,
+    filterOrRadius?: FeatureFilter<P> | number,
+    radius?: number,
   ): FeatureHit<P>[] {
     checkCount('k', k);
+    const [filter, r] = filterAndRadius('GeoIndex.geoNearest', filterOrRadius, radius);
+    const keep = this.partFilter(filter);
     const { parts, tree } = this;
     const total = parts.count;
     let want = Math.min(total, Math.max(16, k));
@@ -124,7 +160,7 @@ export class GeoIndex<P = Record<string, unknown> | null> {
       // The `want` nearest parts; a feature's first part in that order is its nearest.
       const found: number[] = [];
       const dist = new Float64Array(want);
-      const n = geoNearestInto(tree, lon, lat, want, maxDistance, found, dist, radius);
+      const n = geoNearestInto(tree, lon, lat, want, maxDistance, found, dist, r, keep);
       const hits: FeatureHit<P>[] = [];
       const seen = new Set<number>();
       for (let i = 0; i < n && hits.length < k; i++) {
@@ -237,24 +273,29 @@ export class GeoIndex<P = Record<string, unknown> | null> {
    * nearer than the k-th feature found.
    * @param k - how many (default 1), or Infinity for every feature within `maxDistance`.
    * @param maxDistance - farthest distance included, in degrees (default Infinity).
+   * @param filter - keeps only the features `filter(feature, index)` returns true for, asked
+   * once per feature the search reaches; while it runs this index cannot be queried.
    */
   nearest(
     lon: number,
     lat: number,
     k = 1,
     maxDistance = Number.POSITIVE_INFINITY,
+    filter?: FeatureFilter<P>,
   ): FeatureHit<P>[] {
     checkFinite('lon', lon);
     checkFinite('lat', lat);
     checkCount('k', k);
     checkNonNegative('maxDistance', maxDistance, true);
+    if (filter !== undefined) checkFunction('filter', filter);
+    const keep = this.partFilter(filter);
     const { parts, tree, candidates } = this;
     const total = parts.count;
     if (k === 0) return [];
     let want = Math.min(total, Math.max(16, 4 * k));
     for (;;) {
       // The `want` parts nearest by box, each feature at its nearest part's true distance.
-      const n = tree.nearestInto(lon, lat, want, maxDistance, candidates);
+      const n = tree.nearestInto(lon, lat, want, maxDistance, candidates, undefined, keep);
       const best = new Map<number, number>();
       for (let i = 0; i < n; i++) {
         const p = candidates[i]!;
@@ -283,6 +324,24 @@ export class GeoIndex<P = Record<string, unknown> | null> {
         return hits;
       want = Math.min(total, 4 * want);
     }
+  }
+
+  // The tree's filter over parts for a filter over features: each feature asked once per query.
+  private partFilter(
+    filter: FeatureFilter<P> | undefined,
+  ): ((part: number) => boolean) | undefined {
+    if (filter === undefined) return undefined;
+    const { parts, features } = this;
+    const verdict = new Map<number, boolean>();
+    return (part) => {
+      const f = parts.feature[part]!;
+      let keep = verdict.get(f);
+      if (keep === undefined) {
+        keep = !!filter(features[f]!, f);
+        verdict.set(f, keep);
+      }
+      return keep;
+    };
   }
 
   // Features (indices) meeting a box, appended to out from index m.

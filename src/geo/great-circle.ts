@@ -153,19 +153,7 @@ export function geoNearest<T>(
   radius?: number,
 ): T[] {
   checkCount('k', k);
-  // The sixth argument is the radius (as before filters) or the filter (as geokdbush's).
-  let filter: ((item: T) => unknown) | undefined;
-  let r = radius;
-  if (typeof filterOrRadius === 'number') {
-    if (radius !== undefined)
-      throw new InvalidTypeError(
-        `quadkit: geoNearest got a radius twice (${filterOrRadius} and ${radius}); pass (index, lon, lat, k, maxDistance, filter, radius)`,
-      );
-    r = filterOrRadius;
-  } else if (filterOrRadius !== undefined) {
-    checkFunction('filter', filterOrRadius);
-    filter = filterOrRadius;
-  }
+  const [filter, r] = filterAndRadius('geoNearest', filterOrRadius, radius);
   const room = Math.min(k, index.size);
   const items = new Array<T>(room);
   const n = geoNearestInto(
@@ -181,6 +169,30 @@ export function geoNearest<T>(
   );
   items.length = n;
   return items;
+}
+
+/**
+ * The filter and the radius of a `geoNearest` call whose argument after `maxDistance` is the
+ * radius (as before filters) or the filter (as geokdbush's `around` takes it), then the radius.
+ * @param method - the method, for the error message.
+ * @param filterOrRadius - that argument.
+ * @param radius - the argument after it.
+ * @internal
+ */
+export function filterAndRadius<F extends (...args: never[]) => unknown>(
+  method: string,
+  filterOrRadius: F | number | undefined,
+  radius: number | undefined,
+): [F | undefined, number | undefined] {
+  if (typeof filterOrRadius === 'number') {
+    if (radius !== undefined)
+      throw new InvalidTypeError(
+        `quadkit: ${method} got a radius twice (${filterOrRadius} and ${radius}); pass (…, k, maxDistance, filter, radius)`,
+      );
+    return [undefined, filterOrRadius];
+  }
+  if (filterOrRadius !== undefined) checkFunction('filter', filterOrRadius);
+  return [filterOrRadius, radius];
 }
 
 /**

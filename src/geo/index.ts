@@ -2,6 +2,7 @@
 
 export { type Areal, cutAtAntimeridian, type Ring } from './antimeridian.js';
 export {
+  type FeatureFilter,
   type FeatureHit,
   GeoIndex,
   type GeoIndexOptions,

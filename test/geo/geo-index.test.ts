@@ -358,6 +358,29 @@ describe('GeoIndex queries against brute force on random features', () => {
     expect(ids([features[0]!])).toEqual([0]);
   });
 
+  // Brute force: the features within max of (x, y) that `keep` keeps, nearest first, ties in
+  // input order, the first k (a feature without geometry has no distance: it is never near).
+  const bruteNearest = (
+    x: number,
+    y: number,
+    k: number,
+    max: number,
+    keep: (i: number) => boolean = () => true,
+  ) =>
+    features
+      .map((f, i) => ({
+        i,
+        d: inAnyPolygon(f.geometry, x, y)
+          ? 0
+          : Math.min(
+              Number.POSITIVE_INFINITY,
+              ...segmentsOf(f.geometry).map((s) => segDistance(s, x, y)),
+            ),
+      }))
+      .filter((e) => keep(e.i) && e.d <= max && e.d < Number.POSITIVE_INFINITY)
+      .sort((a, b) => a.d - b.d || a.i - b.i)
+      .slice(0, k);
+
   it('nearest(lon, lat, k, maxDistance) ranks features by distance to their geometry, ties in input order', () => {
     for (let t = 0; t < 200; t++) {
       const x = randFloat(rng, -5, 45);
@@ -365,25 +388,33 @@ describe('GeoIndex queries against brute force on random features', () => {
       // (k = Infinity: every feature within max.)
       const k = rng() < 0.15 ? Number.POSITIVE_INFINITY : randInt(rng, 0, 12);
       const max = rng() < 0.5 ? Number.POSITIVE_INFINITY : randFloat(rng, 0, 6);
-      const dist = features.map((f) =>
-        inAnyPolygon(f.geometry, x, y)
-          ? 0
-          : Math.min(
-              Number.POSITIVE_INFINITY,
-              ...segmentsOf(f.geometry).map((s) => segDistance(s, x, y)),
-            ),
-      );
-      // (A feature without geometry has no distance: it is never near.)
-      const want = dist
-        .map((d, i) => ({ d, i }))
-        .filter((e) => e.d <= max && e.d < Number.POSITIVE_INFINITY)
-        .sort((a, b) => a.d - b.d || a.i - b.i)
-        .slice(0, k);
+      const want = bruteNearest(x, y, k, max);
       const got = index.nearest(x, y, k, max);
       expect(got.map((h) => h.distance)).toEqual(want.map((e) => e.d));
       expect(got.map((h) => h.index)).toEqual(want.map((e) => e.i));
       for (const h of got) expect(h.feature).toBe(index.features[h.index]);
     }
+  });
+
+  it('nearest(lon, lat, k, maxDistance, filter) ranks only the features the filter keeps, asking once per feature', () => {
+    for (let t = 0; t < 200; t++) {
+      const x = randFloat(rng, -5, 45);
+      const y = randFloat(rng, -5, 45);
+      const k = rng() < 0.15 ? Number.POSITIVE_INFINITY : randInt(rng, 0, 12);
+      const max = rng() < 0.5 ? Number.POSITIVE_INFINITY : randFloat(rng, 0, 6);
+      const mod = randInt(rng, 2, 4);
+      const want = bruteNearest(x, y, k, max, (i) => i % mod !== 0);
+      const asked: number[] = [];
+      const got = index.nearest(x, y, k, max, (feature, i) => {
+        expect(feature).toBe(index.features[i]);
+        asked.push(i);
+        return i % mod !== 0;
+      });
+      expect(got.map((h) => h.index)).toEqual(want.map((e) => e.i));
+      expect(got.map((h) => h.distance)).toEqual(want.map((e) => e.d));
+      expect(new Set(asked).size).toBe(asked.length);
+    }
+    expect(() => index.nearest(0, 0, 1, 1, 'yes' as never)).toThrow(TypeError);
   });
 
   it('a box with west > east crosses the antimeridian', () => {
@@ -605,6 +636,21 @@ describe('GeoIndex.geoNearest and geoWithin', () => {
       const within = randFloat(rng, 0, 2000);
       expect(index.geoWithin(lon, lat, within).map((h) => h.index)).toEqual(
         all.filter((e) => e.d <= within).map((e) => e.i),
+      );
+      // With a filter: the same ranking over the features it keeps, each asked once.
+      const asked: number[] = [];
+      const keep = (_: unknown, i: number) => {
+        asked.push(i);
+        return i % 3 !== 0;
+      };
+      const kept = want.filter((e) => e.i % 3 !== 0).slice(0, k);
+      const filtered = index.geoNearest(lon, lat, k, max, keep);
+      expect(filtered.map((h) => h.index)).toEqual(kept.map((e) => e.i));
+      expect(filtered.map((h) => h.distance)).toEqual(kept.map((e) => e.d));
+      expect(new Set(asked).size).toBe(asked.length);
+      // A number in the filter's place is the radius, as before.
+      expect(index.geoNearest(lon, lat, 3, Number.POSITIVE_INFINITY, 1)).toEqual(
+        index.geoNearest(lon, lat, 3, Number.POSITIVE_INFINITY, undefined, 1),
       );
     }
   });
