@@ -14,6 +14,7 @@ import pick from 'stream-json/filters/pick.js';
 import streamArray from 'stream-json/streamers/stream-array.js';
 import { CliError, unreadable } from './errors.js';
 import { progress } from './progress.js';
+import { STDIN, STDIN_NAME, spoolStdin } from './stdin.js';
 
 /** A GeoJSON feature as read from a file (validated later, by the index that takes it). */
 export interface Feature {
@@ -113,14 +114,34 @@ export async function detectFormat(file: string): Promise<Format> {
 
 /**
  * The features of a file, one at a time: streamed, never holding the file's text in memory,
- * except a GeoJSON file of at most `wholeLimit` bytes, which is parsed whole.
- * @param file - the file's path.
+ * except a GeoJSON file of at most `wholeLimit` bytes, which is parsed whole. `-` reads standard
+ * input (named `stdin` in places and messages), through a scratch copy.
+ * @param file - the file's path, or `-`.
  * @param options - `{ format, lon, lat, onBytes, wholeLimit }`.
  */
 export async function* readFeatures(
   file: string,
   options: ReadOptions = {},
 ): AsyncGenerator<Sourced> {
+  if (file !== STDIN) {
+    yield* readDisk(file, options);
+    return;
+  }
+  const spool = await spoolStdin();
+  const named = (text: string) => text.split(spool.path).join(STDIN_NAME);
+  try {
+    for await (const { feature, where } of readDisk(spool.path, options))
+      yield { feature, where: named(where) };
+  } catch (e) {
+    if (e instanceof CliError) e.message = named(e.message);
+    throw e;
+  } finally {
+    spool.dispose();
+  }
+}
+
+// readFeatures of a file on disk.
+async function* readDisk(file: string, options: ReadOptions): AsyncGenerator<Sourced> {
   const format = options.format ?? (await detectFormat(file));
   // (Column flags on a file that has no columns are a mistake, not something to ignore.)
   const column = options.lon !== undefined ? '--lon' : options.lat !== undefined ? '--lat' : null;
@@ -531,7 +552,8 @@ export async function* readWithProgress(
   flags: InputFlags,
   label: string,
 ): AsyncGenerator<Sourced> {
-  const { size } = await stat(file).catch(() => ({ size: 0 }));
+  // (Standard input has no size to show progress against.)
+  const { size } = file === STDIN ? { size: 0 } : await stat(file).catch(() => ({ size: 0 }));
   const bar = progress(`${label} ${basename(file)}`, size, flags.quiet);
   try {
     yield* readFeatures(file, {

@@ -25,6 +25,7 @@ Examples:
   quadkit query cities.qk --near 2.2945,48.8584 -k 5
   quadkit query cities.csv --within 135.768,35.0116,25 --format csv
   quadkit query countries.geojson --point 14.42,50.09
+  curl -s https://example.com/stops.csv | quadkit query - --within 2.35,48.85,1
   quadkit join cities.csv countries.geojson --count --format csv`,
   );
 
@@ -50,7 +51,7 @@ inputOptions(
   program
     .command('index')
     .description('build a static index of a file and save it with its features (FILE.qk)')
-    .argument('<file>', 'GeoJSON, newline-delimited GeoJSON or CSV file')
+    .argument('<file>', 'GeoJSON, newline-delimited GeoJSON or CSV file (- for standard input)')
     .requiredOption('-o, --output <file>', 'the index file to write (conventionally .qk)'),
 ).action((file: string, options) => runIndex(file, options));
 
@@ -58,7 +59,10 @@ inputOptions(
   program
     .command('query')
     .description('write the features of a file or index that match one query to stdout')
-    .argument('<file>', 'a .qk index, or a GeoJSON, newline-delimited GeoJSON or CSV file')
+    .argument(
+      '<file>',
+      'a .qk index, or a GeoJSON, newline-delimited GeoJSON or CSV file (- for standard input)',
+    )
     .option(
       '--bbox <west,south,east,north>',
       'features meeting a box (west > east crosses 180°)',
@@ -89,8 +93,8 @@ inputOptions(
   program
     .command('join')
     .description('tag each point with the polygon containing it, or count points per polygon')
-    .argument('<points>', 'points: GeoJSON, newline-delimited GeoJSON or CSV file')
-    .argument('<polygons>', 'polygons: GeoJSON or newline-delimited GeoJSON file')
+    .argument('<points>', 'points: GeoJSON, newline-delimited GeoJSON or CSV file (or -)')
+    .argument('<polygons>', 'polygons: GeoJSON or newline-delimited GeoJSON file (or -)')
     .option('--count', 'write the polygons with the number of points each contains')
     .option(
       '--property <name>',

@@ -14,6 +14,7 @@ import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { StaticQuadtree } from 'quadkit';
 import { CliError, unreadable } from './errors.js';
 import type { Feature } from './input.js';
+import { createNow } from './signals.js';
 
 const MAGIC = Buffer.from('QUADKIT\n', 'latin1');
 /** The version of the .qk layout this command writes and reads. */
@@ -66,7 +67,8 @@ export async function writeQk(
   // Written beside the target and renamed over it at the end: an interrupted or failed write
   // leaves the old file (if any) whole, never a truncated index.
   const partial = partialPath(path);
-  const out = await open(partial, 'w');
+  createNow(partial);
+  const out = await open(partial, 'r+');
   let done = false;
   try {
     let position = 0;

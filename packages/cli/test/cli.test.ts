@@ -37,6 +37,25 @@ function quadkit(args: string[], nodeArgs: string[] = []): Promise<Run> {
   });
 }
 
+/** Runs the command with `input` on its standard input, and TMPDIR set to `tmp` when given. */
+function quadkitWithInput(args: string[], input: string, tmp?: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      {
+        maxBuffer: 1 << 30,
+        env: tmp === undefined ? process.env : { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
+      },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    child.stdin!.end(input);
+  });
+}
+
 const lines = (text: string) =>
   text
     .split('\n')
@@ -503,6 +522,65 @@ describe('quadkit on bad input', () => {
     expect(help).toContain('--within <lon,lat,km>');
     expect(help).toMatch(/--max-km <km>[\s\S]*?\(default: no limit\)/);
     expect(help).not.toContain('null');
+  });
+});
+
+describe('quadkit reads standard input as -', () => {
+  it('query - gives what query FILE gives, for CSV, GeoJSON and NDJSON piped in, and leaves no scratch copy', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'quadkit-cli-stdin-'));
+    try {
+      const args = ['--within', '2.35,48.85,300', '-f', 'ndjson'];
+      for (const file of [files.csv, files.geojson, files.ndjson]) {
+        const want = await quadkit(['query', file, ...args]);
+        expect(want.code, want.stderr).toBe(0);
+        expect(lines(want.stdout).length).toBeGreaterThan(10);
+        const got = await quadkitWithInput(
+          ['query', '-', ...args],
+          readFileSync(file, 'utf8'),
+          tmp,
+        );
+        expect(got.code, got.stderr).toBe(0);
+        expect(lines(got.stdout)).toEqual(lines(want.stdout));
+      }
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('index - and join - read standard input; its errors name stdin and the line', async () => {
+    const qk = join(dir, 'piped.qk');
+    const built = await quadkitWithInput(
+      ['index', '-', '-o', qk],
+      readFileSync(files.ndjson, 'utf8'),
+    );
+    expect(built.code, built.stderr).toBe(0);
+    expect(built.stderr).toMatch(/indexed \d+ features of stdin in /);
+    const fromFile = join(dir, 'from-file.qk');
+    expect((await quadkit(['index', files.ndjson, '-o', fromFile, '-q'])).code).toBe(0);
+    const query = ['--near', '2.35,48.85', '-k', '7', '-f', 'ndjson'];
+    expect(lines((await quadkit(['query', qk, ...query])).stdout)).toEqual(
+      lines((await quadkit(['query', fromFile, ...query])).stdout),
+    );
+    const joined = await quadkitWithInput(
+      ['join', '-', files.countries, '--count', '-f', 'ndjson'],
+      readFileSync(files.csv, 'utf8'),
+    );
+    expect(joined.code, joined.stderr).toBe(0);
+    expect(lines(joined.stdout)).toEqual(
+      lines(
+        (await quadkit(['join', files.csv, files.countries, '--count', '-f', 'ndjson'])).stdout,
+      ),
+    );
+    const bad = await quadkitWithInput(
+      ['query', '-', '--bbox', '0,0,5,5'],
+      'name,lon,lat\nA,1,2\nB,x,4\n',
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^quadkit: stdin:3: column "lon" must be a number, got "x"/);
+    const twice = await quadkitWithInput(['join', '-', '-'], '');
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toMatch(/standard input \(-\) can be read only once/);
   });
 });
 

@@ -1,15 +1,15 @@
 // quadkit index FILE -o FILE.qk: streams the features, writes their JSON texts to a scratch file
 // as they come with their boxes in a growing Float64Array, then packs a StaticQuadtree over the
 // boxes and writes the .qk file.
-import { constants, mkdtempSync, rmSync } from 'node:fs';
-import { access, open, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { constants, rmSync } from 'node:fs';
+import { access, open, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { StaticQuadtree } from 'quadkit';
 import { CliError } from '../errors.js';
 import { batches, type InputFlags, readWithProgress } from '../input.js';
 import { checkBatch, featureBox } from '../shapes.js';
-import { onInterrupt } from '../signals.js';
+import { createNow, scratchFolder } from '../signals.js';
+import { STDIN, STDIN_NAME } from '../stdin.js';
 import { partialPath, writeQk } from '../store.js';
 
 /** Options of `quadkit index`. */
@@ -24,7 +24,7 @@ export interface IndexOptions extends InputFlags {
  */
 export async function runIndex(file: string, options: IndexOptions): Promise<void> {
   // The output checked before the input is read: not the input itself, in a writable folder.
-  if (resolve(options.output) === resolve(file))
+  if (file !== STDIN && resolve(options.output) === resolve(file))
     throw new CliError(
       `${options.output}: the output would overwrite the input; choose another -o`,
     );
@@ -37,16 +37,14 @@ export async function runIndex(file: string, options: IndexOptions): Promise<voi
       `${options.output}: cannot write there (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
-  // Interrupted, it leaves neither its scratch folder nor a partial index behind (the folder is
-  // made and its cleanup registered in one synchronous step: no signal can come between).
-  const scratch = mkdtempSync(join(tmpdir(), 'quadkit-'));
-  const release = onInterrupt(() => {
-    rmSync(scratch, { recursive: true, force: true });
-    rmSync(partialPath(options.output), { force: true });
-  });
+  // Interrupted, it leaves neither its scratch folder nor a partial index behind.
+  const scratch = scratchFolder('quadkit-', () =>
+    rmSync(partialPath(options.output), { force: true }),
+  );
   try {
-    const featureFile = join(scratch, 'features.ndjson');
-    const out = await open(featureFile, 'w');
+    const featureFile = join(scratch.path, 'features.ndjson');
+    createNow(featureFile);
+    const out = await open(featureFile, 'r+');
     let boxes: Float64Array = new Float64Array(4 * 1024);
     let offsets: Float64Array = new Float64Array(1024 + 1);
     let count = 0;
@@ -78,16 +76,17 @@ export async function runIndex(file: string, options: IndexOptions): Promise<voi
     const tree = StaticQuadtree.fromBoxes(boxes.subarray(0, 4 * count));
     await writeQk(
       options.output,
-      { count, points: points && count > 0, source: basename(file) },
+      { count, points: points && count > 0, source: file === STDIN ? STDIN_NAME : basename(file) },
       tree,
       offsets.subarray(0, count + 1),
       featureFile,
     );
     if (!options.quiet)
-      process.stderr.write(`quadkit: indexed ${count} features of ${file} in ${options.output}\n`);
+      process.stderr.write(
+        `quadkit: indexed ${count} features of ${file === STDIN ? STDIN_NAME : file} in ${options.output}\n`,
+      );
   } finally {
-    await rm(scratch, { recursive: true, force: true });
-    release();
+    scratch.remove();
   }
 }
 
