@@ -152,6 +152,7 @@ export class GeoIndex<P = Record<string, unknown> | null> {
   ): FeatureHit<P>[] {
     checkCount('k', k);
     const [filter, r] = filterAndRadius('GeoIndex.geoNearest', filterOrRadius, radius);
+    if (k === 0) return [];
     const keep = this.partFilter(filter);
     const { parts, tree } = this;
     const total = parts.count;

@@ -648,6 +648,9 @@ describe('GeoIndex.geoNearest and geoWithin', () => {
       expect(filtered.map((h) => h.index)).toEqual(kept.map((e) => e.i));
       expect(filtered.map((h) => h.distance)).toEqual(kept.map((e) => e.d));
       expect(new Set(asked).size).toBe(asked.length);
+      // k = 0 asks nothing.
+      expect(index.geoNearest(lon, lat, 0, max, () => expect.unreachable())).toEqual([]);
+      expect(index.nearest(lon, lat, 0, max, () => expect.unreachable())).toEqual([]);
       // A number in the filter's place is the radius, as before.
       expect(index.geoNearest(lon, lat, 3, Number.POSITIVE_INFINITY, 1)).toEqual(
         index.geoNearest(lon, lat, 3, Number.POSITIVE_INFINITY, undefined, 1),

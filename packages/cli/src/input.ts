@@ -15,6 +15,7 @@ import streamArray from 'stream-json/streamers/stream-array.js';
 import { CliError, unreadable } from './errors.js';
 import { progress } from './progress.js';
 import { STDIN, STDIN_NAME, spoolStdin } from './stdin.js';
+import { QK_MAGIC } from './store.js';
 
 /** A GeoJSON feature as read from a file (validated later, by the index that takes it). */
 export interface Feature {
@@ -91,13 +92,7 @@ export async function detectFormat(file: string): Promise<Format> {
     const head = Buffer.alloc(64 * 1024);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
     const bytes = head.subarray(0, bytesRead);
-    // (Not read as CSV, which would fail on some line with words about columns.)
-    if (bytes[0] === 0x1f && bytes[1] === 0x8b)
-      throw new CliError(`${file}: a gzip-compressed file; decompress it first (gunzip)`);
-    if (bytes.includes(0))
-      throw new CliError(
-        `${file}: not a text file (GeoJSON, newline-delimited GeoJSON or CSV; a quadkit index's name must end in .qk)`,
-      );
+    notText(file, bytes);
     const text = bytes.toString('utf8').trimStart();
     if (text.startsWith('[')) return 'geojson';
     if (text.startsWith('{')) {
@@ -110,6 +105,24 @@ export async function detectFormat(file: string): Promise<Format> {
   } finally {
     await handle.close();
   }
+}
+
+// Refuses a file that is not text in UTF-8, saying what it is where that is known, instead of
+// reading it as CSV (which would fail on some line, with words about columns). A NUL byte is not
+// enough: a CSV field may hold one; binary formats have many (here: two or more, and at least
+// one byte in 64).
+function notText(file: string, head: Buffer): void {
+  const is = (what: string) => new CliError(`${file}: ${what}`);
+  if (head[0] === 0x1f && head[1] === 0x8b)
+    throw is('a gzip-compressed file; decompress it first (gunzip)');
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))
+    throw is('UTF-16 text; convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)');
+  if (head.subarray(0, QK_MAGIC.length).equals(QK_MAGIC))
+    throw is('a quadkit index: `quadkit query` reads one, under a name that ends in .qk');
+  let nul = 0;
+  for (const byte of head) if (byte === 0) nul++;
+  if (nul > 1 && nul * 64 >= head.length)
+    throw is('not a text file (GeoJSON, newline-delimited GeoJSON or CSV)');
 }
 
 /**

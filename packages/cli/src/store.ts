@@ -16,7 +16,8 @@ import { CliError, unreadable } from './errors.js';
 import type { Feature } from './input.js';
 import { createNow } from './signals.js';
 
-const MAGIC = Buffer.from('QUADKIT\n', 'latin1');
+/** The first bytes of a .qk file. */
+export const QK_MAGIC = Buffer.from('QUADKIT\n', 'latin1');
 /** The version of the .qk layout this command writes and reads. */
 export const QK_VERSION = 1;
 
@@ -61,7 +62,7 @@ export async function writeQk(
   const treeBuffer = new Uint8Array(tree.toBuffer());
   const json = Buffer.from(JSON.stringify({ ...header, treeBytes: treeBuffer.byteLength }));
   const head = Buffer.alloc(16);
-  MAGIC.copy(head, 0);
+  QK_MAGIC.copy(head, 0);
   head.writeUInt32LE(QK_VERSION, 8);
   head.writeUInt32LE(json.length, 12);
   // Written beside the target and renamed over it at the end: an interrupted or failed write
@@ -143,7 +144,7 @@ export class QkFile {
         return bytes;
       };
       const head = Buffer.from(await read(0, 16));
-      if (!head.subarray(0, 8).equals(MAGIC)) throw bad('no QUADKIT signature');
+      if (!head.subarray(0, 8).equals(QK_MAGIC)) throw bad('no QUADKIT signature');
       const version = head.readUInt32LE(8);
       if (version !== QK_VERSION)
         throw new CliError(

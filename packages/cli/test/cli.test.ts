@@ -459,6 +459,11 @@ describe('quadkit on bad input', () => {
         /--property does not/,
       ],
     ];
+    // A .qk index where a data file is wanted.
+    cases.push([
+      ['index', qk, '-o', join(dir, 'again.qk')],
+      /flags\.qk: a quadkit index: `quadkit query` reads one/,
+    ]);
     for (const [args, message] of cases) {
       const run = await quadkit(args);
       expect(run.code, args.join(' ')).toBe(1);

@@ -171,9 +171,20 @@ describe('readFeatures(file) on a file whose name does not say its format', () =
       /cities\.gz: a gzip-compressed file; decompress it first/,
     );
     const binary = join(dir, 'shapes.bin');
-    writeFileSync(binary, Buffer.concat([Buffer.from('QKIDX\0\0\0'), Buffer.alloc(64, 7)]));
-    await expect(all(binary)).rejects.toThrow(/shapes\.bin: not a text file .*must end in \.qk/);
-    // What it read before: a CSV that failed on its columns.
+    writeFileSync(binary, Buffer.concat([Buffer.from('SHP\0\0\0'), Buffer.alloc(64, 0)]));
+    await expect(all(binary)).rejects.toThrow(/shapes\.bin: not a text file/);
+    const utf16 = join(dir, 'wide');
+    writeFileSync(utf16, Buffer.from('\ufeffname,lon,lat\nA,1,2\n', 'utf16le'));
+    await expect(all(utf16)).rejects.toThrow(/wide: UTF-16 text; convert it to UTF-8 first/);
+    const index = join(dir, 'saved-index');
+    writeFileSync(index, Buffer.concat([Buffer.from('QUADKIT\n'), Buffer.alloc(64)]));
+    await expect(all(index)).rejects.toThrow(
+      /saved-index: a quadkit index: `quadkit query` reads one/,
+    );
+    // A NUL byte in a CSV field is not enough to call a file binary.
+    const nul = await all(write('nul-field', 'name,lon,lat\na\u0000x,1,2\n'));
+    expect(nul.map((s) => s.feature.properties?.name)).toEqual(['a\u0000x']);
+    // A text file that is not CSV still fails on its columns, as before.
     const text = write('plain', 'QKIDX,a\n1,2\n');
     await expect(all(text)).rejects.toThrow(/no longitude column/);
   });
