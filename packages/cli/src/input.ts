@@ -3,7 +3,7 @@
 // each one came from, so that errors can name it. Every format is streamed, except GeoJSON files
 // small enough to parse whole much faster (see wholeLimit).
 import { createReadStream } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { type FileHandle, open, readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Duplex, Readable } from 'node:stream';
@@ -96,6 +96,9 @@ export async function detectFormat(file: string): Promise<Format> {
     const text = bytes.toString('utf8').trimStart();
     if (text.startsWith('[')) return 'geojson';
     if (text.startsWith('{')) {
+      // A first line longer than the head: what follows its end decides.
+      if (!text.includes('\n') && bytesRead === head.length)
+        return (await oneValuePerLine(handle)) ? 'ndjson' : 'geojson';
       const lines = text.split('\n').filter((l) => l.trim() !== '');
       const first = lines[0]?.trim() ?? '';
       const isOneLine = first.endsWith('}') && (lines[1]?.trim().startsWith('{') ?? false);
@@ -107,10 +110,41 @@ export async function detectFormat(file: string): Promise<Format> {
   }
 }
 
+// Whether a file whose first line is longer than detectFormat's head holds one JSON value per
+// line: its first line ends with '}' and the next line that is not blank starts with '{' (else it
+// is one document, all on one line or broken after a long first line). A sequential scan.
+async function oneValuePerLine(handle: FileHandle): Promise<boolean> {
+  const block = Buffer.alloc(1 << 20);
+  const white = (c: number) => c === 10 || c === 13 || c === 32 || c === 9;
+  let last = 0;
+  let broken = false;
+  for (let at = 0; ; ) {
+    const { bytesRead } = await handle.read(block, 0, block.length, at);
+    if (bytesRead === 0) return false;
+    at += bytesRead;
+    let i = 0;
+    if (!broken) {
+      const nl = block.subarray(0, bytesRead).indexOf(10);
+      const end = nl < 0 ? bytesRead : nl;
+      for (let j = end - 1; j >= 0; j--) {
+        if (!white(block[j]!)) {
+          last = block[j]!;
+          break;
+        }
+      }
+      if (nl < 0) continue;
+      if (last !== 0x7d) return false;
+      broken = true;
+      i = nl;
+    }
+    for (; i < bytesRead; i++) if (!white(block[i]!)) return block[i] === 0x7b;
+  }
+}
+
 // Refuses a file that is not text in UTF-8, saying what it is where that is known, instead of
 // reading it as CSV (which would fail on some line, with words about columns). A NUL byte is not
 // enough: a CSV field may hold one; binary formats have many (here: two or more, and at least
-// one byte in 64).
+// one byte in 64), and compressed data is not valid UTF-8.
 function notText(file: string, head: Buffer): void {
   const is = (what: string) => new CliError(`${file}: ${what}`);
   if (head[0] === 0x1f && head[1] === 0x8b)
@@ -123,6 +157,14 @@ function notText(file: string, head: Buffer): void {
   for (const byte of head) if (byte === 0) nul++;
   if (nul > 1 && nul * 64 >= head.length)
     throw is('not a text file (GeoJSON, newline-delimited GeoJSON or CSV)');
+  // Compressed and other binary data are not valid UTF-8 (a sequence cut at the head's end is).
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
+  } catch {
+    throw is(
+      'not UTF-8 text (compressed or binary data, or another encoding: convert it, e.g. iconv -f LATIN1 -t UTF-8)',
+    );
+  }
 }
 
 /**

@@ -106,6 +106,8 @@ inputOptions(
     )
     .addOption(outputFormat()),
 ).action((points: string, polygons: string, options, command: Command) => {
+  if (points === '-' && polygons === '-')
+    throw new CliError('standard input (-) can be read only once: give one of the two files as -');
   if (options.count === true)
     refuse(command, ['--property', '--as'], 'does not apply to --count (it writes point_count)');
   return runJoin(points, polygons, options);

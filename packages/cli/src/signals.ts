@@ -16,16 +16,31 @@ const cleanups = new Set<() => void>();
  * @returns the function to call once the work is done or undone otherwise.
  */
 export function onInterrupt(cleanup: () => void): () => void {
-  if (cleanups.size === 0) for (const signal of SIGNALS) process.on(signal, interrupted);
+  if (cleanups.size === 0) {
+    for (const signal of SIGNALS) process.on(signal, interrupted);
+    // (An exit before the work's own cleanup, `process.exit` on a closed stdout say, runs it.)
+    process.once('exit', runLeft);
+  }
   cleanups.add(cleanup);
   return () => {
     cleanups.delete(cleanup);
-    if (cleanups.size === 0) for (const signal of SIGNALS) process.off(signal, interrupted);
+    if (cleanups.size === 0) {
+      for (const signal of SIGNALS) process.off(signal, interrupted);
+      process.off('exit', runLeft);
+    }
   };
 }
 
 function interrupted(signal: NodeJS.Signals): void {
   for (const s of SIGNALS) process.off(s, interrupted);
+  runLeft();
+  // With no listener left, the signal's default action ends the process (exit status 128 + n).
+  process.kill(process.pid, signal);
+}
+
+// Runs the cleanups still registered, once.
+function runLeft(): void {
+  process.off('exit', runLeft);
   for (const cleanup of cleanups) {
     try {
       cleanup();
@@ -34,8 +49,6 @@ function interrupted(signal: NodeJS.Signals): void {
     }
   }
   cleanups.clear();
-  // With no listener left, the signal's default action ends the process (exit status 128 + n).
-  process.kill(process.pid, signal);
 }
 
 /**

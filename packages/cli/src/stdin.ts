@@ -42,7 +42,17 @@ export async function spoolStdin(input: NodeJS.ReadStream = process.stdin): Prom
     await pipeline(input, createWriteStream(spool.path, { flags: 'r+' }));
   } catch (e) {
     spool.dispose();
-    throw new CliError(`${STDIN_NAME}: cannot read (${(e as NodeJS.ErrnoException).code ?? e})`);
+    throw new CliError(
+      `${STDIN_NAME}: cannot copy standard input to a scratch file in the temporary folder (${(e as NodeJS.ErrnoException).code ?? e})`,
+    );
   }
   return spool;
+}
+
+/**
+ * How messages name an input file: `stdin` for `-`, else the path as given.
+ * @param file - the input file argument.
+ */
+export function displayName(file: string): string {
+  return file === STDIN ? STDIN_NAME : file;
 }

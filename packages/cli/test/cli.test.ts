@@ -553,6 +553,28 @@ describe('quadkit reads standard input as -', () => {
     }
   });
 
+  it('a reader that stops early (| head) leaves no scratch copy of standard input behind', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'quadkit-cli-stdin-'));
+    try {
+      for (let run = 0; run < 3; run++) {
+        const child = spawn(
+          process.execPath,
+          [BIN, 'query', '-', '--bbox', '-180,-90,180,90', '-f', 'ndjson'],
+          { env: { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp } },
+        );
+        const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+        // The first chunk of the answer, then the pipe closes, as `head -1` closes it.
+        child.stdout.once('data', () => child.stdout.destroy());
+        child.stdin.on('error', () => {});
+        child.stdin.end(readFileSync(files.ndjson));
+        expect(await exited).toBe(0);
+        expect(readdirSync(tmp)).toEqual([]);
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
   it('index - and join - read standard input; its errors name stdin and the line', async () => {
     const qk = join(dir, 'piped.qk');
     const built = await quadkitWithInput(
@@ -583,6 +605,11 @@ describe('quadkit reads standard input as -', () => {
     );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^quadkit: stdin:3: column "lon" must be a number, got "x"/);
+    const noProperty = await quadkitWithInput(
+      ['join', files.csv, '-', '--property', 'nope'],
+      readFileSync(files.countries, 'utf8'),
+    );
+    expect(noProperty.stderr).toMatch(/^quadkit: stdin: no polygon has a property "nope"/);
     const twice = await quadkitWithInput(['join', '-', '-'], '');
     expect(twice.code).toBe(1);
     expect(twice.stderr).toMatch(/standard input \(-\) can be read only once/);

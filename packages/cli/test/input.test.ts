@@ -164,6 +164,29 @@ describe('readFeatures(file) on a file whose name does not say its format', () =
     expect(csv.map((s) => s.feature.geometry)).toEqual([point.geometry]);
   });
 
+  it('tells one long feature per line from one long document, when the first line is longer than 64 KB', async () => {
+    const long = { ...point, properties: { pad: 'x'.repeat(100_000) } };
+    const perLine = await all(
+      write('long-lines', `${JSON.stringify(long)}\n${JSON.stringify(long)}\n`),
+    );
+    expect(perLine.map((s) => s.where)).toEqual(
+      [1, 2].map((n) => `${join(dir, 'long-lines')}:${n}`),
+    );
+    const doc = { type: 'FeatureCollection', features: [long, long] };
+    for (const [name, text] of [
+      ['one-line-doc', JSON.stringify(doc)],
+      [
+        'broken-doc',
+        `{"type":"FeatureCollection","features":[${JSON.stringify(long)},\n${JSON.stringify(long)}]}`,
+      ],
+    ] as const) {
+      const got = await all(write(name, text));
+      expect(got.map((s) => s.where)).toEqual(
+        [0, 1].map((k) => `${join(dir, name)}: features[${k}]`),
+      );
+    }
+  });
+
   it('refuses a compressed or binary file, saying what it is, instead of reading it as CSV', async () => {
     const gz = write('cities.gz', '');
     writeFileSync(gz, Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2]));
@@ -181,6 +204,16 @@ describe('readFeatures(file) on a file whose name does not say its format', () =
     await expect(all(index)).rejects.toThrow(
       /saved-index: a quadkit index: `quadkit query` reads one/,
     );
+    // Compressed data has few NUL bytes, but is not UTF-8.
+    const random = join(dir, 'random');
+    const bytes = new Uint8Array(20000);
+    let seed = 7;
+    for (let i = 0; i < bytes.length; i++) {
+      seed = (seed * 16807) % 2147483647;
+      bytes[i] = seed & 255;
+    }
+    writeFileSync(random, bytes);
+    await expect(all(random)).rejects.toThrow(/random: not UTF-8 text \(compressed or binary/);
     // A NUL byte in a CSV field is not enough to call a file binary.
     const nul = await all(write('nul-field', 'name,lon,lat\na\u0000x,1,2\n'));
     expect(nul.map((s) => s.feature.properties?.name)).toEqual(['a\u0000x']);

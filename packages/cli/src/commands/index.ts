@@ -9,7 +9,7 @@ import { CliError } from '../errors.js';
 import { batches, type InputFlags, readWithProgress } from '../input.js';
 import { checkBatch, featureBox } from '../shapes.js';
 import { createNow, scratchFolder } from '../signals.js';
-import { STDIN, STDIN_NAME } from '../stdin.js';
+import { displayName, STDIN, STDIN_NAME } from '../stdin.js';
 import { partialPath, writeQk } from '../store.js';
 
 /** Options of `quadkit index`. */
@@ -83,7 +83,7 @@ export async function runIndex(file: string, options: IndexOptions): Promise<voi
     );
     if (!options.quiet)
       process.stderr.write(
-        `quadkit: indexed ${count} features of ${file === STDIN ? STDIN_NAME : file} in ${options.output}\n`,
+        `quadkit: indexed ${count} features of ${displayName(file)} in ${options.output}\n`,
       );
   } finally {
     scratch.remove();

@@ -5,6 +5,7 @@ import { CliError } from '../errors.js';
 import { type Feature, type InputFlags, readFeatures, readWithProgress } from '../input.js';
 import { featureWriter, type OutputFormat } from '../output.js';
 import { checkBatch, firstContaining, pointOf } from '../shapes.js';
+import { displayName } from '../stdin.js';
 
 /** Options of `quadkit join`. */
 export interface JoinOptions extends InputFlags {
@@ -38,7 +39,9 @@ export async function runJoin(
     options.property ??
     (polygons.some((p) => p.properties?.name !== undefined) ? 'name' : undefined);
   if (property !== undefined && !polygons.some((p) => p.properties?.[property] !== undefined))
-    throw new CliError(`${polygonsFile}: no polygon has a property "${property}" (--property)`);
+    throw new CliError(
+      `${displayName(polygonsFile)}: no polygon has a property "${property}" (--property)`,
+    );
   // The point property that receives the value: --as, else the property's name, unless the
   // points may have one of that name already (a city's own `name`): then `polygon_<name>`.
   const as = options.as ?? (property === undefined ? 'polygon' : `polygon_${property}`);
