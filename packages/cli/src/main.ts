@@ -6,6 +6,7 @@ import { runJoin } from './commands/join.js';
 import { runQuery } from './commands/query.js';
 import { CliError } from './errors.js';
 import { decimal } from './input.js';
+import { STDIN } from './stdin.js';
 
 const program = new Command('quadkit')
   .description(
@@ -106,7 +107,7 @@ inputOptions(
     )
     .addOption(outputFormat()),
 ).action((points: string, polygons: string, options, command: Command) => {
-  if (points === '-' && polygons === '-')
+  if (points === STDIN && polygons === STDIN)
     throw new CliError('standard input (-) can be read only once: give one of the two files as -');
   if (options.count === true)
     refuse(command, ['--property', '--as'], 'does not apply to --count (it writes point_count)');

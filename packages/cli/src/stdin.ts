@@ -21,16 +21,12 @@ export interface Spool {
   dispose(): void;
 }
 
-let taken = false;
-
 /**
  * Copies all of standard input to a scratch file (removed by `dispose`, or if the process is
- * interrupted first).
+ * interrupted first). It can be read once: `join` refuses `-` for both of its files.
  * @param input - the stream to copy (default process.stdin).
  */
 export async function spoolStdin(input: NodeJS.ReadStream = process.stdin): Promise<Spool> {
-  if (taken) throw new CliError('standard input (-) can be read only once: give one input as -');
-  taken = true;
   if (input.isTTY)
     throw new CliError(
       'standard input (-) is a terminal: pipe the data in, e.g. cat cities.csv | quadkit query - --bbox …',

@@ -22,27 +22,20 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the command with its arguments; never throws on a non-zero exit. */
-function quadkit(args: string[], nodeArgs: string[] = []): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [...nodeArgs, BIN, ...args],
-      { maxBuffer: 1 << 30 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-/** Runs the command with `input` on its standard input, and TMPDIR set to `tmp` when given. */
-function quadkitWithInput(args: string[], input: string, tmp?: string): Promise<Run> {
+/**
+ * Runs the command with its arguments; never throws on a non-zero exit. `input`, when given, is
+ * its standard input; `tmp` its temporary directory.
+ */
+function quadkit(
+  args: string[],
+  nodeArgs: string[] = [],
+  input?: string | Buffer,
+  tmp?: string,
+): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      [BIN, ...args],
+      [...nodeArgs, BIN, ...args],
       {
         maxBuffer: 1 << 30,
         env: tmp === undefined ? process.env : { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
@@ -52,7 +45,7 @@ function quadkitWithInput(args: string[], input: string, tmp?: string): Promise<
         resolve({ code, stdout, stderr });
       },
     );
-    child.stdin!.end(input);
+    if (input !== undefined) child.stdin!.end(input);
   });
 }
 
@@ -489,31 +482,32 @@ describe('quadkit on bad input', () => {
     expect(lines(near.stdout)).toHaveLength(2);
   });
 
-  it('an interrupted index leaves neither its scratch folder nor a partial index behind', async () => {
+  it('an interrupted index (SIGINT, SIGTERM) leaves neither its scratch folder nor a partial index behind', async () => {
     // A large input, so that the signal comes while it is being read: the cities four times.
     const big = join(dir, 'four.ndjson');
-    const text = readFileSync(files.ndjson, 'utf8');
-    writeFileSync(big, text.repeat(4));
-    const scratchRoot = mkdtempSync(join(tmpdir(), 'quadkit-cli-tmp-'));
+    writeFileSync(big, readFileSync(files.ndjson, 'utf8').repeat(4));
     const output = join(dir, 'interrupted.qk');
-    const child = spawn(process.execPath, [BIN, 'index', big, '-o', output], {
-      env: { ...process.env, TMPDIR: scratchRoot, TMP: scratchRoot, TEMP: scratchRoot },
-      stdio: 'ignore',
-    });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.once('exit', (_code, signal) => resolve(signal)),
-    );
-    try {
-      // The scratch folder is made before the input is read.
-      while (readdirSync(scratchRoot).length === 0) await new Promise((r) => setTimeout(r, 2));
-      expect(readdirSync(scratchRoot)[0]).toMatch(/^quadkit-/);
-      child.kill('SIGINT');
-      expect(await exited).toBe('SIGINT');
-      expect(readdirSync(scratchRoot)).toEqual([]);
-      expect(readdirSync(dir).filter((f) => f.startsWith('interrupted.qk'))).toEqual([]);
-    } finally {
-      child.kill('SIGKILL');
-      rmSync(scratchRoot, { recursive: true, force: true });
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const scratchRoot = mkdtempSync(join(tmpdir(), 'quadkit-cli-tmp-'));
+      const child = spawn(process.execPath, [BIN, 'index', big, '-o', output], {
+        env: { ...process.env, TMPDIR: scratchRoot, TMP: scratchRoot, TEMP: scratchRoot },
+        stdio: 'ignore',
+      });
+      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+        child.once('exit', (_code, s) => resolve(s)),
+      );
+      try {
+        // The scratch folder is made before the input is read.
+        while (readdirSync(scratchRoot).length === 0) await new Promise((r) => setTimeout(r, 2));
+        expect(readdirSync(scratchRoot)[0]).toMatch(/^quadkit-/);
+        child.kill(signal);
+        expect(await exited).toBe(signal);
+        expect(readdirSync(scratchRoot)).toEqual([]);
+        expect(readdirSync(dir).filter((f) => f.startsWith('interrupted.qk'))).toEqual([]);
+      } finally {
+        child.kill('SIGKILL');
+        rmSync(scratchRoot, { recursive: true, force: true });
+      }
     }
   });
 
@@ -539,11 +533,7 @@ describe('quadkit reads standard input as -', () => {
         const want = await quadkit(['query', file, ...args]);
         expect(want.code, want.stderr).toBe(0);
         expect(lines(want.stdout).length).toBeGreaterThan(10);
-        const got = await quadkitWithInput(
-          ['query', '-', ...args],
-          readFileSync(file, 'utf8'),
-          tmp,
-        );
+        const got = await quadkit(['query', '-', ...args], [], readFileSync(file, 'utf8'), tmp);
         expect(got.code, got.stderr).toBe(0);
         expect(lines(got.stdout)).toEqual(lines(want.stdout));
       }
@@ -577,10 +567,7 @@ describe('quadkit reads standard input as -', () => {
 
   it('index - and join - read standard input; its errors name stdin and the line', async () => {
     const qk = join(dir, 'piped.qk');
-    const built = await quadkitWithInput(
-      ['index', '-', '-o', qk],
-      readFileSync(files.ndjson, 'utf8'),
-    );
+    const built = await quadkit(['index', '-', '-o', qk], [], readFileSync(files.ndjson, 'utf8'));
     expect(built.code, built.stderr).toBe(0);
     expect(built.stderr).toMatch(/indexed \d+ features of stdin in /);
     const fromFile = join(dir, 'from-file.qk');
@@ -589,8 +576,9 @@ describe('quadkit reads standard input as -', () => {
     expect(lines((await quadkit(['query', qk, ...query])).stdout)).toEqual(
       lines((await quadkit(['query', fromFile, ...query])).stdout),
     );
-    const joined = await quadkitWithInput(
+    const joined = await quadkit(
       ['join', '-', files.countries, '--count', '-f', 'ndjson'],
+      [],
       readFileSync(files.csv, 'utf8'),
     );
     expect(joined.code, joined.stderr).toBe(0);
@@ -599,18 +587,20 @@ describe('quadkit reads standard input as -', () => {
         (await quadkit(['join', files.csv, files.countries, '--count', '-f', 'ndjson'])).stdout,
       ),
     );
-    const bad = await quadkitWithInput(
+    const bad = await quadkit(
       ['query', '-', '--bbox', '0,0,5,5'],
+      [],
       'name,lon,lat\nA,1,2\nB,x,4\n',
     );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^quadkit: stdin:3: column "lon" must be a number, got "x"/);
-    const noProperty = await quadkitWithInput(
+    const noProperty = await quadkit(
       ['join', files.csv, '-', '--property', 'nope'],
+      [],
       readFileSync(files.countries, 'utf8'),
     );
     expect(noProperty.stderr).toMatch(/^quadkit: stdin: no polygon has a property "nope"/);
-    const twice = await quadkitWithInput(['join', '-', '-'], '');
+    const twice = await quadkit(['join', '-', '-'], [], '');
     expect(twice.code).toBe(1);
     expect(twice.stderr).toMatch(/standard input \(-\) can be read only once/);
   });
