@@ -1,8 +1,9 @@
 import { type AggregateCallback, type AggregateOptions, visitAfter } from './aggregates.js';
 import { NodeTable } from './engine/aggregate.js';
 import { PackedTree } from './engine/packed.js';
-import { arraySource, type BoxSource, CHUNK, sampled } from './engine/packed-build.js';
+import type { BoxSource } from './engine/packed-build.js';
 import { runLength } from './engine/packed-walk.js';
+import { arraySource, itemSource, pointSource } from './engine/sources.js';
 import { InvalidTypeError, InvalidValueError, wrongType } from './errors.js';
 import { QueryIndex } from './queries.js';
 import type { IndexSummary, Rect, RectLike, RequireToRect, ToRect } from './types.js';
@@ -10,7 +11,6 @@ import {
   BOX_LAYOUT,
   badBox,
   checkBounds,
-  checkFinite,
   checkFlag,
   checkFunction,
   checkInteger,
@@ -18,7 +18,6 @@ import {
   isBox,
   itemCount,
   POINT_LAYOUT,
-  readRects,
 } from './validate.js';
 
 /** Options of {@link StaticQuadtree.fromBoxes} and `fromPoints`. */
@@ -125,7 +124,7 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     if (toRect !== undefined) checkFunction('options.toRect', toRect);
     const rank = new Uint32Array(items.length);
     return new StaticQuadtree<T>(
-      build(itemSource(items, toRect), options ?? {}, rank),
+      build(itemSource(items, toRect), options ?? {}, rank, null),
       items,
       rank,
     );
@@ -146,7 +145,7 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     // (a null or a string would otherwise become a number).
     const src = boxes instanceof Float64Array ? boxes : toNumbers(boxes, 'boxes');
     // (The build checks every box in its first pass over them.)
-    return new StaticQuadtree<number>(build(arraySource(src, n), options, null), null, null);
+    return new StaticQuadtree<number>(build(arraySource(src, n), options, null, src), null, null);
   }
 
   /**
@@ -161,7 +160,11 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     const n = itemCount(points, 'StaticQuadtree.fromPoints(points)', 2, POINT_LAYOUT);
     checkOptions(options, 'StaticQuadtree.fromPoints', BUILD_OPTIONS, true);
     // Read a chunk at a time as zero-size boxes (no copy of all the points at 32 bytes each).
-    return new StaticQuadtree<number>(build(pointSource(points, n), options, null), null, null);
+    return new StaticQuadtree<number>(
+      build(pointSource(points, n), options, null, null),
+      null,
+      null,
+    );
   }
 
   /**
@@ -298,72 +301,13 @@ function toNumbers(values: ArrayLike<number>, name: string): Float64Array {
   return out;
 }
 
-// Reads the bounds of items (`{ x, y, width?, height? }`, or through toRect) for the build a
-// chunk at a time, twice (keys, then placement), checked by readRects; a sample that fails to
-// read leaves the naming of the bad item to the key pass. Reading twice keeps no array of all
-// the boxes: 32 bytes per item that, outside the JS heap beside the tree's buffer, took a 1M-item
-// build past V8's limit for such memory and into a full collection of the caller's heap (the
-// toRect build of the bench's 1M boxes: 481 ms, now 130).
-function itemSource<T>(items: readonly T[], toRect: ToRect<T> | undefined): BoxSource {
-  const n = items.length;
-  const chunk = Math.max(1, Math.min(n, CHUNK));
-  const buffer = new Float64Array(4 * chunk);
-  return {
-    n,
-    chunk,
-    read: (start, count) => {
-      readRects(items, toRect, buffer, '', start, start + count);
-      return buffer;
-    },
-    sample: (step) => {
-      const picks = Array.from(sampled(n, step), (i) => items[i] as T);
-      const out = new Float64Array(4 * picks.length);
-      try {
-        readRects(picks, toRect, out, '', 0, picks.length);
-      } catch {
-        return new Float64Array(0);
-      }
-      return out;
-    },
-  };
-}
-
-// Reads n points (x, y per point) for the build a chunk at a time as boxes (x, y, x, y), each
-// number checked (a null or a string would otherwise become a number).
-function pointSource(points: ArrayLike<number>, n: number): BoxSource {
-  const chunk = Math.max(1, Math.min(n, CHUNK));
-  const buffer = new Float64Array(4 * chunk);
-  const put = (out: Float64Array, j: number, i: number): void => {
-    const x = points[2 * i]!;
-    const y = points[2 * i + 1]!;
-    if (typeof x !== 'number' || x - x !== 0) checkFinite(`points[${2 * i}]`, x);
-    if (typeof y !== 'number' || y - y !== 0) checkFinite(`points[${2 * i + 1}]`, y);
-    out[j] = x;
-    out[j + 1] = y;
-    out[j + 2] = x;
-    out[j + 3] = y;
-  };
-  return {
-    n,
-    chunk,
-    read: (start, count) => {
-      for (let i = 0; i < count; i++) put(buffer, 4 * i, start + i);
-      return buffer;
-    },
-    sample: (step) => {
-      const picks = sampled(n, step);
-      const out = new Float64Array(4 * picks.length);
-      for (let s = 0; s < picks.length; s++) put(out, 4 * s, picks[s]!);
-      return out;
-    },
-  };
-}
-
-// Builds the packed tree; a bad box of an array is named by checkBoxes.
+// Builds the packed tree. Items and points that are not boxes throw as they are read; a bad box
+// of `boxes`, the Float64Array of the source if it is one, is named by checkBoxes.
 function build<T>(
   source: BoxSource,
   options: StaticQuadtreeOptions<T>,
   rank: Uint32Array | null,
+  boxes: Float64Array | null,
 ): PackedTree {
   const { nodeSize = DEFAULT_NODE_SIZE, shared = false } = options;
   checkInteger('options.nodeSize', nodeSize, 2, 65536);
@@ -380,7 +324,7 @@ function build<T>(
   }
   const tree = PackedTree.build(source, nodeSize, shared === true, bounds, rank);
   if (tree === null) {
-    checkBoxes(source.read(0, source.n), source.n);
+    if (boxes !== null) checkBoxes(boxes, source.n);
     throw new InvalidValueError('quadkit: a box is not 4 finite numbers with min <= max');
   }
   return tree;

@@ -187,17 +187,38 @@ export function readPoints<T>(
   if (bad >= 0) rethrow(bad, suffix, () => readPointItem(items[bad] as T, toPoint));
 }
 
+/**
+ * Throws the error of item i of a bulk read, which failed `isRectLike` (through `toRect` when
+ * given): readItem's message, naming the item.
+ * @param items - the items.
+ * @param toRect - reads an item's bounds, or undefined for `{ x, y, width?, height? }` items.
+ * @param i - the bad item.
+ */
+export function badRectItem<T>(
+  items: readonly T[],
+  toRect: ToRect<T> | undefined,
+  i: number,
+): never {
+  rethrow(i, '', () => readItem(items[i] as T, toRect));
+}
+
 // Runs the single-item reader on the bad item, which throws its own message, and names the item.
 function rethrow(i: number, suffix: string, readOne: () => void): never {
   try {
     readOne();
   } catch (e) {
-    throw named(e, i, suffix);
+    throw itemError(e, i, suffix);
   }
   throw new Error(`quadkit: items[${i}] changed its bounds while being read${suffix}`);
 }
 
-function named(e: unknown, i: number, suffix: string): unknown {
+/**
+ * The error `e` thrown while reading item i (by toRect, or readItem), with the item named.
+ * @param e - what was thrown.
+ * @param i - the item.
+ * @param suffix - appended after the item's index.
+ */
+export function itemError(e: unknown, i: number, suffix: string): unknown {
   if (e instanceof Error) e.message = `${e.message} (items[${i}]${suffix})`;
   return e;
 }
@@ -234,7 +255,7 @@ function copyThrough<T, R>(
       if (item === undefined || item === null || !put(map(item), out, 4 * (i - start))) return i;
     }
   } catch (e) {
-    throw named(e, i, suffix);
+    throw itemError(e, i, suffix);
   }
   return -1;
 }
@@ -413,22 +434,33 @@ export function checkOptions<O extends object>(
   return options;
 }
 
-// Writes a `{ x, y, width?, height? }` as minX, minY, maxX, maxY at out[j..j+4), or returns false.
-function putRect(r: RectLike | null | undefined, out: Float64Array, j: number): boolean {
-  if (r === null || typeof r !== 'object') return false;
-  const x = r.x;
-  const y = r.y;
-  const w = r.width === undefined ? 0 : r.width;
-  const h = r.height === undefined ? 0 : r.height;
+/**
+ * Whether an item's x, y, width and height, as read, are a rectangle the bulk reads accept: x, y
+ * numbers, width, height numbers >= 0 or undefined (read as 0), x + width and y + height finite.
+ * @param x - item.x.
+ * @param y - item.y.
+ * @param w - item.width.
+ * @param h - item.height.
+ */
+export function isRectNumbers(x: unknown, y: unknown, w: unknown, h: unknown): boolean {
+  if (w === undefined) w = 0;
+  if (h === undefined) h = 0;
   if (typeof x !== 'number' || typeof y !== 'number') return false;
   if (typeof w !== 'number' || typeof h !== 'number') return false;
   const maxX = x + w;
   const maxY = y + h;
-  if (!(w >= 0 && h >= 0 && maxX - maxX === 0 && maxY - maxY === 0)) return false;
+  return w >= 0 && h >= 0 && maxX - maxX === 0 && maxY - maxY === 0;
+}
+
+// Writes a `{ x, y, width?, height? }` as minX, minY, maxX, maxY at out[j..j+4), or returns false.
+function putRect(r: RectLike | null | undefined, out: Float64Array, j: number): boolean {
+  if (r === null || typeof r !== 'object') return false;
+  const { x, y, width, height } = r;
+  if (!isRectNumbers(x, y, width, height)) return false;
   out[j] = x;
   out[j + 1] = y;
-  out[j + 2] = maxX;
-  out[j + 3] = maxY;
+  out[j + 2] = x + (width ?? 0);
+  out[j + 3] = y + (height ?? 0);
   return true;
 }
 

@@ -1,62 +1,48 @@
 // The build of the packed static tree (see packed.ts for the layout): Hilbert keys of the box
 // centres, an LSD radix sort of the keys, the leaves placed in curve order, then each level of
-// parents. The boxes come from a BoxSource, a chunk at a time: one Float64Array of the caller's,
-// or items read into a small buffer twice (keys, then placement), so that building from objects
-// allocates no array of all their boxes (32 bytes per item that would also make V8 collect the
-// whole heap on the way, for the external memory).
+// parents. The boxes come from a BoxSource (sources.ts) that runs the two passes over them
+// (keys, then placement): one Float64Array of the caller's, or items read twice where their
+// numbers are used, so that building from objects allocates no array of all their boxes (32
+// bytes per item that would also make V8 collect the whole heap on the way, for the external
+// memory).
 // Reading each object once was measured two ways over 1M boxes and set aside: holding every box
 // between the passes sent 8 of 12 builds to 200-250 ms (a full collection, against 110-120 ms
-// now); reading the boxes into the leaves in input order and sorting them there (an in-place
+// then); reading the boxes into the leaves in input order and sorting them there (an in-place
 // MSD radix sort, the "American flag sort" of McIlroy, Bostic and McIlroy, 1993, then small
 // sorts per bucket) moved 40 bytes per leaf where the radix sort below moves 8, and the build
 // from a Float64Array went from 82 to 123 ms: more than the second read of the objects saves.
 
-/** Where a build reads its boxes (minX, minY, maxX, maxY per item), a chunk at a time. */
+/**
+ * Where a build reads its boxes (minX, minY, maxX, maxY per item): it runs the build's two
+ * passes over them, with the kernels below (see sources.ts).
+ */
 export interface BoxSource {
   /** The number of items. */
   readonly n: number;
-  /** The most items `read` is asked for at a time. */
-  readonly chunk: number;
   /**
-   * The boxes of items [start, start + count), from index 0 of the array returned; the array
-   * may be reused by the next call. Throws, or returns boxes the build refuses, for bad items.
+   * One pass over the boxes. With `rank` null, the key pass: item i's key on the curve's `grid`
+   * (minX, minY, maxX, maxY) goes to keys[i] (see `hilbertKeys`), its digits are added to
+   * `counts`, and `seen` is widened to the boxes. Else the placement: box i goes to leaf rank[i]
+   * of `boxes` and, when `shift` >= 0, widens its parent (see `placeLeaves`). Returns false when
+   * a box is bad, or throws naming it.
    */
-  read(start: number, count: number): Float64Array;
+  pass(
+    grid: Float64Array,
+    keys: Uint32Array,
+    counts: Int32Array,
+    seen: Float64Array,
+    rank: Uint32Array | null,
+    boxes: Float64Array,
+    shift: number,
+  ): boolean;
   /** The boxes of every `step`-th item and of the last, packed in one array. */
   sample(step: number): Float64Array;
-}
-
-/** The items of a sample of n: every `step`-th one, the last taken after the others. */
-export function sampled(n: number, step: number): Int32Array {
-  const m = Math.ceil(n / step);
-  const picks = new Int32Array(m);
-  for (let s = 0; s < m; s++) picks[s] = s + 1 < m ? s * step : n - 1;
-  return picks;
-}
-
-/** A BoxSource over one Float64Array of n boxes. */
-export function arraySource(src: Float64Array, n: number): BoxSource {
-  return {
-    n,
-    chunk: Math.max(n, 1),
-    read: (start, count) =>
-      start === 0 && 4 * count === src.length ? src : src.subarray(4 * start, 4 * (start + count)),
-    sample: (step) => {
-      const picks = sampled(n, step);
-      const out = new Float64Array(4 * picks.length);
-      for (let s = 0; s < picks.length; s++)
-        out.set(src.subarray(4 * picks[s]!, 4 * picks[s]! + 4), 4 * s);
-      return out;
-    },
-  };
 }
 
 /** Bytes of the buffer's header. */
 export const HEADER = 64;
 /** Boxes sampled for the curve's grid when no bounds are given. */
 const SAMPLE = 4096;
-/** Items read at a time from a source of boxes that is not one array. */
-export const CHUNK = 16384;
 const INF = Number.POSITIVE_INFINITY;
 
 /** The number of nodes on each level, from the leaves up, for n items: at least one level of
@@ -250,25 +236,25 @@ function sampleExtent(src: Float64Array, n: number, step: number, widen: number)
   return Float64Array.of(minX - w, minY - h, maxX + w, maxY + h);
 }
 
-// Writes the Hilbert keys of the centres of n boxes on a 65536 x 65536 grid over the extent
-// ext (minX, minY, maxX, maxY) to `keys` from `at` (the first box's item), and adds the keys' digits to the histograms in
-// `counts` (see `radixSort`). On the way it checks each box (min <= max, so no NaN) and takes
-// the boxes' extent into `seen` (widening what it holds); returns false if a box failed the check.
-function hilbertKeys(
+/**
+ * The key pass over n boxes of `src`, items at.. (see BoxSource.pass): the Hilbert keys of their
+ * centres on a 65536 x 65536 grid over `grid` (minX, minY, maxX, maxY), with the digits' counts.
+ * On the way it checks each box (min <= max, so no NaN) and widens `seen` to the boxes; returns
+ * false if a box failed the check.
+ */
+export function hilbertKeys(
   src: Float64Array,
   n: number,
-  ext: Float64Array,
+  grid: Float64Array,
   keys: Uint32Array,
   at: number,
   counts: Int32Array,
   seen: Float64Array,
 ): boolean {
-  const minX = ext[0]!;
-  const minY = ext[1]!;
-  const maxX = ext[2]!;
-  const maxY = ext[3]!;
-  const sx = maxX > minX ? 65535 / (maxX - minX) : 0;
-  const sy = maxY > minY ? 65535 / (maxY - minY) : 0;
+  const minX = grid[0]!;
+  const minY = grid[1]!;
+  const sx = gridScale(grid, 0);
+  const sy = gridScale(grid, 1);
   let x0 = seen[0]!;
   let y0 = seen[1]!;
   let x1 = seen[2]!;
@@ -285,17 +271,9 @@ function hilbertKeys(
     if (b < y0) y0 = b;
     if (c > x1) x1 = c;
     if (d > y1) y1 = d;
-    // Clamped: items outside the grid get edge keys (the tree stays exact, only looser).
-    let cx = Math.floor(sx * ((a + c) / 2 - minX));
-    let cy = Math.floor(sy * ((b + d) / 2 - minY));
-    cx = cx > 65535 ? 65535 : cx > 0 ? cx : 0;
-    cy = cy > 65535 ? 65535 : cy > 0 ? cy : 0;
-    const k = hilbert(cx, cy);
+    const k = centreKey(a, b, c, d, minX, minY, sx, sy);
     keys[at + i] = k;
-    // The histograms of the radix sort's three digits.
-    counts[k & 2047]!++;
-    counts[2048 + ((k >>> 11) & 2047)]!++;
-    counts[4096 + (k >>> 22)]!++;
+    countKey(counts, k);
   }
   seen[0] = x0;
   seen[1] = y0;
@@ -304,52 +282,134 @@ function hilbertKeys(
   return ok;
 }
 
-// Writes the leaves' boxes in curve order: box i of `src`, item at + i, goes to node
-// rank[at + i]. Reads the input
-// in order and scatters (random writes stall less than random reads).
-function placeLeaves(
-  src: Float64Array,
-  n: number,
-  at: number,
-  rank: Uint32Array,
-  boxes: Float64Array,
-): void {
-  for (let i = 0; i < n; i++) {
-    const p = rank[at + i]!;
-    boxes[4 * p] = src[4 * i]!;
-    boxes[4 * p + 1] = src[4 * i + 1]!;
-    boxes[4 * p + 2] = src[4 * i + 2]!;
-    boxes[4 * p + 3] = src[4 * i + 3]!;
-  }
+/**
+ * Grid cells per unit along axis 0 (x) or 1 (y) of `grid` (minX, minY, maxX, maxY): 65535 over
+ * its extent, 0 for a flat one.
+ */
+export function gridScale(grid: Float64Array, axis: number): number {
+  const min = grid[axis]!;
+  const max = grid[axis + 2]!;
+  return max > min ? 65535 / (max - min) : 0;
 }
 
-// Writes the leaves as placeLeaves does, and widens their parents (nodes n.., one per 2^shift
-// leaves, set up by initParents) to the box around their leaves.
-function placeLeavesAndParents(
+/**
+ * The Hilbert key of the centre of the box (a, b, c, d) on the grid from (minX, minY) at sx, sy
+ * cells per unit, clamped: items outside the grid get edge keys (the tree stays exact, only
+ * looser).
+ */
+export function centreKey(
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+  minX: number,
+  minY: number,
+  sx: number,
+  sy: number,
+): number {
+  let cx = Math.floor(sx * ((a + c) / 2 - minX));
+  let cy = Math.floor(sy * ((b + d) / 2 - minY));
+  cx = cx > 65535 ? 65535 : cx > 0 ? cx : 0;
+  cy = cy > 65535 ? 65535 : cy > 0 ? cy : 0;
+  return hilbert(cx, cy);
+}
+
+/** Adds the three digits of key k to the radix sort's histograms (see `radixSort`). */
+export function countKey(counts: Int32Array, k: number): void {
+  counts[k & 2047]!++;
+  counts[2048 + ((k >>> 11) & 2047)]!++;
+  counts[4096 + (k >>> 22)]!++;
+}
+
+/**
+ * The placement of `count` boxes of `src`, items at.. (see BoxSource.pass): box i goes to leaf
+ * rank[at + i]; with `shift` >= 0 it also widens the leaf's parent, node n + (leaf >> shift)
+ * (set up by initParents), n being the leaf count. Reads the input in order and scatters (random
+ * writes stall less than random reads).
+ */
+export function placeLeaves(
   src: Float64Array,
   count: number,
   at: number,
   rank: Uint32Array,
   boxes: Float64Array,
-  n: number,
   shift: number,
 ): void {
+  if (shift >= 0) placeWithParents(src, count, at, rank, boxes, shift);
+  else placeOnly(src, count, at, rank, boxes);
+}
+
+// placeLeaves without the parents (a loop of its own: the fused loop's test costs the typed
+// build about 2 ms at 1M boxes).
+function placeOnly(
+  src: Float64Array,
+  count: number,
+  at: number,
+  rank: Uint32Array,
+  boxes: Float64Array,
+): void {
+  for (let i = 0; i < count; i++) {
+    putBox(boxes, rank[at + i]!, src[4 * i]!, src[4 * i + 1]!, src[4 * i + 2]!, src[4 * i + 3]!);
+  }
+}
+
+// placeLeaves with the parents.
+function placeWithParents(
+  src: Float64Array,
+  count: number,
+  at: number,
+  rank: Uint32Array,
+  boxes: Float64Array,
+  shift: number,
+): void {
+  const n = rank.length;
   for (let i = 0; i < count; i++) {
     const p = rank[at + i]!;
-    const minX = src[4 * i]!;
-    const minY = src[4 * i + 1]!;
-    const maxX = src[4 * i + 2]!;
-    const maxY = src[4 * i + 3]!;
-    boxes[4 * p] = minX;
-    boxes[4 * p + 1] = minY;
-    boxes[4 * p + 2] = maxX;
-    boxes[4 * p + 3] = maxY;
+    const a = src[4 * i]!;
+    const b = src[4 * i + 1]!;
+    const c = src[4 * i + 2]!;
+    const d = src[4 * i + 3]!;
+    boxes[4 * p] = a;
+    boxes[4 * p + 1] = b;
+    boxes[4 * p + 2] = c;
+    boxes[4 * p + 3] = d;
     const q = 4 * (n + (p >> shift));
-    if (minX < boxes[q]!) boxes[q] = minX;
-    if (minY < boxes[q + 1]!) boxes[q + 1] = minY;
-    if (maxX > boxes[q + 2]!) boxes[q + 2] = maxX;
-    if (maxY > boxes[q + 3]!) boxes[q + 3] = maxY;
+    if (a < boxes[q]!) boxes[q] = a;
+    if (b < boxes[q + 1]!) boxes[q + 1] = b;
+    if (c > boxes[q + 2]!) boxes[q + 2] = c;
+    if (d > boxes[q + 3]!) boxes[q + 3] = d;
   }
+}
+
+/** Writes the box (a, b, c, d) to node p. */
+export function putBox(
+  boxes: Float64Array,
+  p: number,
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+): void {
+  boxes[4 * p] = a;
+  boxes[4 * p + 1] = b;
+  boxes[4 * p + 2] = c;
+  boxes[4 * p + 3] = d;
+}
+
+/** Widens node q's box to take in the box (a, b, c, d). */
+export function widenBox(
+  boxes: Float64Array,
+  q: number,
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+): void {
+  const j = 4 * q;
+  if (a < boxes[j]!) boxes[j] = a;
+  if (b < boxes[j + 1]!) boxes[j + 1] = b;
+  if (c > boxes[j + 2]!) boxes[j + 2] = c;
+  if (d > boxes[j + 3]!) boxes[j + 3] = d;
 }
 
 // Writes from node `pos` on the parents of nodes [from, end), one per nodeSize of them: the
@@ -417,8 +477,8 @@ export function fillTree(
     const sample = source.sample(Math.max(1, Math.floor(n / SAMPLE)));
     ext = sampleExtent(sample, sample.length / 4, 1, 1 / 64);
   }
-  const seen = new Float64Array(4);
-  if (!keyPass(source, ext, keys, counts, seen)) return false;
+  const seen = emptyExtent();
+  if (!source.pass(ext, keys, counts, seen, null, boxes, -1)) return false;
   // An infinite coordinate makes the extent infinite.
   if (n > 0 && !(-seen[0]! < INF && -seen[1]! < INF && seen[2]! < INF && seen[3]! < INF)) {
     return false;
@@ -436,7 +496,9 @@ export function fillTree(
     )
   ) {
     counts.fill(0);
-    if (!keyPass(source, seen.slice(), keys, counts, seen)) return false;
+    ext = seen.slice();
+    seen.set(emptyExtent());
+    if (!source.pass(ext, keys, counts, seen, null, boxes, -1)) return false;
   }
   // The leaves, in curve order.
   const ids = new Int32Array(scratch, at + 4 * n, n);
@@ -457,12 +519,7 @@ export function fillTree(
     from = n;
     l = 2;
   }
-  for (let start = 0; start < n; start += source.chunk) {
-    const count = Math.min(source.chunk, n - start);
-    const src = source.read(start, count);
-    if (fused) placeLeavesAndParents(src, count, start, rank, boxes, n, shift);
-    else placeLeaves(src, count, start, rank, boxes);
-  }
+  source.pass(ext, keys, counts, seen, rank, boxes, fused ? shift : -1);
   for (; l < sizes.length; l++) {
     const end = from + sizes[l - 1]!;
     pos = buildLevel(boxes, indices, from, end, nodeSize, pos);
@@ -471,24 +528,9 @@ export function fillTree(
   return true;
 }
 
-// The key pass over every chunk of the source (see hilbertKeys); `seen` starts empty.
-function keyPass(
-  source: BoxSource,
-  ext: Float64Array,
-  keys: Uint32Array,
-  counts: Int32Array,
-  seen: Float64Array,
-): boolean {
-  seen[0] = INF;
-  seen[1] = INF;
-  seen[2] = -INF;
-  seen[3] = -INF;
-  let ok = true;
-  for (let start = 0; start < source.n; start += source.chunk) {
-    const count = Math.min(source.chunk, source.n - start);
-    ok = hilbertKeys(source.read(start, count), count, ext, keys, start, counts, seen) && ok;
-  }
-  return ok;
+// An extent (minX, minY, maxX, maxY) that any box widens.
+function emptyExtent(): Float64Array {
+  return Float64Array.of(INF, INF, -INF, -INF);
 }
 
 // Empties the parents of the leaves (nodes n.., one per 2^shift leaves) and points each at its

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PackedTree } from '../../src/engine/packed.js';
-import { arraySource, hilbert } from '../../src/engine/packed-build.js';
+import { hilbert } from '../../src/engine/packed-build.js';
 import { CIRCLE, POINT } from '../../src/engine/scan.js';
+import { arraySource } from '../../src/engine/sources.js';
 import { mulberry32 } from '../oracle.js';
 
 // The branch-free Hilbert index of "Fast Hilbert curve generation, sorting, and range queries"
