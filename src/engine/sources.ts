@@ -7,9 +7,9 @@
 
 import type { RectLike, ToRect } from '../types.js';
 import { badRectItem, checkFinite, isRectNumbers, itemError, readRects } from '../validate.js';
+import { centreKey } from './hilbert.js';
 import {
   type BoxSource,
-  centreKey,
   countKey,
   gridScale,
   hilbertKeys,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { hilbert } from '../../src/engine/hilbert.js';
 import { PackedTree } from '../../src/engine/packed.js';
-import { hilbert } from '../../src/engine/packed-build.js';
 import { CIRCLE, POINT } from '../../src/engine/scan.js';
 import { arraySource } from '../../src/engine/sources.js';
 import { mulberry32 } from '../oracle.js';
