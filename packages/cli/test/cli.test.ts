@@ -2,7 +2,7 @@
 // packages (the world's cities as CSV, GeoJSON and newline-delimited GeoJSON; the world's
 // countries as GeoJSON): its answers are compared with the library's own and with brute force.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -412,7 +412,7 @@ describe('quadkit on bad input', () => {
     expect(out.stdout.trim().split('\n')).toEqual(['lon,lat,ok,no', '1,2,true,false']);
   });
 
-  it('index refuses to write over its input, and an unwritable -o before reading anything', async () => {
+  it('index refuses to write over its input, to standard output, and an unwritable -o before reading anything', async () => {
     const csv = write('self.csv', 'name,lon,lat\nA,1,2\n');
     const self = await quadkit(['index', csv, '-o', csv]);
     expect(self.code).toBe(1);
@@ -421,6 +421,12 @@ describe('quadkit on bad input', () => {
     const nowhere = await quadkit(['index', csv, '-o', join(dir, 'no', 'such', 'dir.qk')]);
     expect(nowhere.code).toBe(1);
     expect(nowhere.stderr).toMatch(/^quadkit: .*dir\.qk: cannot write there \(ENOENT\)/);
+    const dash = await quadkit(['index', csv, '-o', '-']);
+    expect(dash.code).toBe(1);
+    expect(dash.stderr).toMatch(
+      /^quadkit: -o -: an index is a binary file, not written to standard output/,
+    );
+    expect(existsSync('-')).toBe(false);
     const folder = await quadkit(['index', csv, '-o', dir]);
     expect(folder.code).toBe(1);
     expect(folder.stderr).toMatch(/cannot write there \(EISDIR\)/);

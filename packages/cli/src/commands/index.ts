@@ -23,7 +23,12 @@ export interface IndexOptions extends InputFlags {
  * @param options - the command's options.
  */
 export async function runIndex(file: string, options: IndexOptions): Promise<void> {
-  // The output checked before the input is read: not the input itself, in a writable folder.
+  // The output checked before the input is read: a file (not standard output), not the input
+  // itself, in a writable folder.
+  if (options.output === STDIN)
+    throw new CliError(
+      '-o -: an index is a binary file, not written to standard output; give -o a file name (out.qk)',
+    );
   if (file !== STDIN && resolve(options.output) === resolve(file))
     throw new CliError(
       `${options.output}: the output would overwrite the input; choose another -o`,
