@@ -142,6 +142,23 @@ export class GeoIndex<P = Record<string, unknown> | null> {
     filter: FeatureFilter<P> | undefined,
     radius?: number,
   ): FeatureHit<P>[];
+  /**
+   * `geoNearest` with its fifth argument typed as either a filter or the sphere's radius (a
+   * number there is the radius, as in the first form; a radius after a number is refused).
+   * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
+   * @param k - how many, or Infinity for every feature within `maxDistance`.
+   * @param maxDistance - farthest distance included, in the radius's unit (Infinity: none).
+   * @param filterOrRadius - keeps the features it returns true for, or the sphere's radius.
+   * @param radius - the sphere's radius after a filter (default 6371.0088).
+   */
+  geoNearest(
+    lon: number,
+    lat: number,
+    k: number | undefined,
+    maxDistance: number | undefined,
+    filterOrRadius: FeatureFilter<P> | number | undefined,
+    radius?: number,
+  ): FeatureHit<P>[];
   geoNearest(
     lon: number,
     lat: number,

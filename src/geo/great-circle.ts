@@ -143,6 +143,26 @@ export function geoNearest<T>(
   filter: ((item: T) => unknown) | undefined,
   radius?: number,
 ): T[];
+/**
+ * `geoNearest` with its sixth argument typed as either a filter or the sphere's radius (a
+ * number there is the radius, as in the first form; a radius after a number is refused).
+ *
+ * @param index - any quadkit index whose items are placed at x = longitude, y = latitude.
+ * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
+ * @param k - how many items at most: an integer >= 0, or Infinity.
+ * @param maxDistance - farthest distance included (Infinity for none), in the radius's unit.
+ * @param filterOrRadius - keeps only the items it returns true for, or the sphere's radius.
+ * @param radius - the sphere's radius after a filter (default 6371.0088).
+ */
+export function geoNearest<T>(
+  index: QueryIndex<T>,
+  lon: number,
+  lat: number,
+  k: number | undefined,
+  maxDistance: number | undefined,
+  filterOrRadius: ((item: T) => unknown) | number | undefined,
+  radius?: number,
+): T[];
 export function geoNearest<T>(
   index: QueryIndex<T>,
   lon: number,

@@ -6,7 +6,7 @@ import { expectTypeOf } from 'vitest';
 import { BatchPool } from '../../src/batch/index.js';
 import { type Canvas2D, drawIndex, drawPoints, drawRects } from '../../src/canvas.js';
 import { Clusterer } from '../../src/cluster/index.js';
-import { GeoIndex } from '../../src/geo/index.js';
+import { type FeatureFilter, type FeatureHit, GeoIndex, geoNearest } from '../../src/geo/index.js';
 import {
   ContactTracker,
   GridLooseQuadtree,
@@ -209,3 +209,14 @@ bySprite.nearest(0, 0, 3, Number.POSITIVE_INFINITY, (s) => {
 expectTypeOf(
   StaticQuadtree.fromPoints([0, 0]).nearestWithDistances(0, 0, 1, 5, (i) => i > 0),
 ).toEqualTypeOf<Neighbour<number>[]>();
+
+// The argument after maxDistance may be typed as a filter or a radius, either one.
+declare const filterOrRadius: ((s: Sprite) => boolean) | number;
+expectTypeOf(
+  geoNearest(bySprite, 2, 48, 3, Number.POSITIVE_INFINITY, filterOrRadius),
+).toEqualTypeOf<Sprite[]>();
+declare const geo: GeoIndex<{ name: string }>;
+declare const featureFilterOrRadius: FeatureFilter<{ name: string }> | number;
+expectTypeOf(
+  geo.geoNearest(2, 48, 3, Number.POSITIVE_INFINITY, featureFilterOrRadius),
+).toEqualTypeOf<FeatureHit<{ name: string }>[]>();
