@@ -1,3 +1,5 @@
+import { type FileHandle, open } from 'node:fs/promises';
+
 // The one error the command reports as a message (no stack): the user's input or arguments are
 // wrong, and the text says where and how to fix it.
 
@@ -14,4 +16,24 @@ export class CliError extends Error {
 export function unreadable(file: string, e: unknown): CliError {
   const err = e as NodeJS.ErrnoException;
   return new CliError(`${file}: cannot read the file (${err.code ?? err.message})`);
+}
+
+/**
+ * Opens a file to read, or throws the CliError that names it: one that cannot be opened, or a
+ * folder (which opens, then fails on its first read with no name in the system's error).
+ * @param file - the file's path.
+ */
+export async function openToRead(file: string): Promise<FileHandle> {
+  const handle = await open(file, 'r').catch((e: unknown) => {
+    throw unreadable(file, e);
+  });
+  const folder = await handle.stat().then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (folder) {
+    await handle.close();
+    throw new CliError(`${file}: is a folder; give a file`);
+  }
+  return handle;
 }

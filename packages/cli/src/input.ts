@@ -3,7 +3,7 @@
 // each one came from, so that errors can name it. Every format is streamed, except GeoJSON files
 // small enough to parse whole much faster (see wholeLimit).
 import { createReadStream } from 'node:fs';
-import { type FileHandle, open, readFile, stat } from 'node:fs/promises';
+import { type FileHandle, readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Duplex, Readable } from 'node:stream';
@@ -12,7 +12,7 @@ import { parse as parseCsv } from 'csv-parse';
 import parser from 'stream-json';
 import pick from 'stream-json/filters/pick.js';
 import streamArray from 'stream-json/streamers/stream-array.js';
-import { CliError, unreadable } from './errors.js';
+import { CliError, openToRead, unreadable } from './errors.js';
 import { progress } from './progress.js';
 import { STDIN, STDIN_NAME, spoolStdin } from './stdin.js';
 import { QK_MAGIC } from './store.js';
@@ -85,9 +85,7 @@ const LAT_NAMES = ['lat', 'latitude', 'y'];
 export async function detectFormat(file: string): Promise<Format> {
   const byExtension = EXTENSIONS[extname(file).toLowerCase()];
   if (byExtension !== undefined) return byExtension;
-  const handle = await open(file, 'r').catch((e: NodeJS.ErrnoException) => {
-    throw unreadable(file, e);
-  });
+  const handle = await openToRead(file);
   try {
     const head = Buffer.alloc(64 * 1024);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
@@ -197,6 +195,9 @@ export async function* readFeatures(
 
 // readFeatures of a file on disk.
 async function* readDisk(file: string, options: ReadOptions): AsyncGenerator<Sourced> {
+  // A file that cannot be read, or a folder, is named first (a folder opens, then fails on its
+  // first read, which the streams below report too late or not at all).
+  await (await openToRead(file)).close();
   const format = options.format ?? (await detectFormat(file));
   // (Column flags on a file that has no columns are a mistake, not something to ignore.)
   const column = options.lon !== undefined ? '--lon' : options.lat !== undefined ? '--lat' : null;
@@ -373,7 +374,7 @@ function checkGeojsonStart(file: string, first: string): void {
 }
 
 async function firstChar(file: string): Promise<string> {
-  const handle = await open(file, 'r');
+  const handle = await openToRead(file);
   try {
     const head = Buffer.alloc(4096);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
@@ -490,7 +491,7 @@ function parseCoordinate(
 async function sniffDelimiter(file: string): Promise<string> {
   let head = '';
   try {
-    const handle = await open(file, 'r');
+    const handle = await openToRead(file);
     try {
       const buffer = Buffer.alloc(65536);
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);

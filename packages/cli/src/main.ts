@@ -166,7 +166,8 @@ try {
     system.syscall !== undefined
   ) {
     // A file the system refused (missing, a directory, no permission): its path and why.
-    process.stderr.write(`quadkit: ${system.path ?? ''}: ${system.code} (${system.syscall})\n`);
+    const path = system.path === undefined ? '' : `${system.path}: `;
+    process.stderr.write(`quadkit: ${path}${system.code} (${system.syscall})\n`);
   } else {
     process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   }

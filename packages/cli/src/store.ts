@@ -12,7 +12,7 @@
 //   the feature section: each feature's JSON followed by "\n"
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { StaticQuadtree } from 'quadkit';
-import { CliError, unreadable } from './errors.js';
+import { CliError, openToRead } from './errors.js';
 import type { Feature } from './input.js';
 import { createNow } from './signals.js';
 
@@ -130,9 +130,7 @@ export class QkFile {
    * @param path - the file.
    */
   static async open(path: string): Promise<QkFile> {
-    const handle = await open(path, 'r').catch((e: NodeJS.ErrnoException) => {
-      throw unreadable(path, e);
-    });
+    const handle = await openToRead(path);
     try {
       const { size } = await handle.stat();
       const bad = (what: string) =>

@@ -2,7 +2,15 @@
 // packages (the world's cities as CSV, GeoJSON and newline-delimited GeoJSON; the world's
 // countries as GeoJSON): its answers are compared with the library's own and with brute force.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -349,6 +357,25 @@ describe('quadkit on bad input', () => {
     expect((await quadkit(['query', foreign, '--near', '0,0'])).stderr).toMatch(
       /no QUADKIT signature/,
     );
+  });
+
+  it('a folder given as a file is named, whatever its name, in every command', async () => {
+    for (const name of ['plain', 'folder.csv', 'folder.geojson', 'folder.qk']) {
+      const folder = join(dir, name);
+      mkdirSync(folder, { recursive: true });
+      for (const args of [
+        ['query', folder, '--bbox', '0,0,1,1'],
+        ['index', folder, '-o', join(dir, 'from-folder.qk')],
+        ['join', files.csv, folder, '--count'],
+      ]) {
+        if (args[0] !== 'query' && name.endsWith('.qk')) continue;
+        const run = await quadkit(args);
+        expect(run.code, `${args.join(' ')}`).toBe(1);
+        expect(run.stderr, `${args.join(' ')}`).toBe(
+          `quadkit: ${folder}: is a folder; give a file\n`,
+        );
+      }
+    }
   });
 
   it('a missing file, a query without a shape, and a bad number are errors with a non-zero exit', async () => {
