@@ -41,8 +41,8 @@ export interface StaticBuildOptions {
 export interface StaticQuadtreeOptions<T> extends StaticBuildOptions {
   /**
    * Reads an item's bounds when items are not `{ x, y, width?, height? }`. The build calls it
-   * about twice per item (it reads the items in two passes and keeps no copy of their boxes),
-   * never after; every answer is checked.
+   * about twice per item (it reads the items in two passes and keeps no copy of their boxes;
+   * see `from`), never after; every answer is checked.
    */
   toRect?: ToRect<T> | undefined;
 }
@@ -101,7 +101,8 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
 
   /**
    * Builds a tree over items that are `{ x, y, width?, height? }`; queries return the items.
-   * @param items - the items; their bounds are read now, in two passes (and no later).
+   * @param items - the items; their bounds are read now and no later: twice, and without
+   *   `bounds` once more for a sample (every item once more when the sample misses one).
    * @param options - `{ nodeSize = 16, bounds, shared = false, toRect }`.
    */
   static from<T extends RectLike>(
@@ -110,7 +111,8 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
   ): StaticQuadtree<T>;
   /**
    * Builds a tree over items whose bounds `toRect` reads; queries return the items.
-   * @param items - the items; their bounds are read now, in two passes (and no later).
+   * @param items - the items; their bounds are read now and no later: twice, and without
+   *   `bounds` once more for a sample (every item once more when the sample misses one).
    * @param options - `{ toRect, nodeSize = 16, bounds, shared = false }`.
    */
   static from<T>(

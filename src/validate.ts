@@ -188,8 +188,8 @@ export function readPoints<T>(
 }
 
 /**
- * Throws the error of item i of a bulk read, which failed `isRectLike` (through `toRect` when
- * given): readItem's message, naming the item.
+ * Throws the error of item i of a bulk read, whose numbers failed `isRectNumbers` (read
+ * through `toRect` when given): readItem's message, naming the item.
  * @param items - the items.
  * @param toRect - reads an item's bounds, or undefined for `{ x, y, width?, height? }` items.
  * @param i - the bad item.
@@ -219,7 +219,13 @@ function rethrow(i: number, suffix: string, readOne: () => void): never {
  * @param suffix - appended after the item's index.
  */
 export function itemError(e: unknown, i: number, suffix: string): unknown {
-  if (e instanceof Error) e.message = `${e.message} (items[${i}]${suffix})`;
+  if (e instanceof Error) {
+    try {
+      e.message = `${e.message} (items[${i}]${suffix})`;
+    } catch {
+      // A frozen error, or a read-only message: it goes out as it was thrown.
+    }
+  }
   return e;
 }
 
@@ -452,8 +458,14 @@ export function isRectNumbers(x: unknown, y: unknown, w: unknown, h: unknown): b
   return w >= 0 && h >= 0 && maxX - maxX === 0 && maxY - maxY === 0;
 }
 
-// Writes a `{ x, y, width?, height? }` as minX, minY, maxX, maxY at out[j..j+4), or returns false.
-function putRect(r: RectLike | null | undefined, out: Float64Array, j: number): boolean {
+/**
+ * Writes a `{ x, y, width?, height? }` as minX, minY, maxX, maxY at out[j..j+4), or returns false
+ * when it is not one (see isRectNumbers).
+ * @param r - the rectangle read.
+ * @param out - where the box goes.
+ * @param j - the box's first index in `out`.
+ */
+export function putRect(r: RectLike | null | undefined, out: Float64Array, j: number): boolean {
   if (r === null || typeof r !== 'object') return false;
   const { x, y, width, height } = r;
   if (!isRectNumbers(x, y, width, height)) return false;

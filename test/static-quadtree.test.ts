@@ -750,6 +750,68 @@ describe('StaticQuadtree fixtures', () => {
     expect(calls).toBeGreaterThan(items.length);
   });
 
+  it('from(items) reads the items the array held when the build began: one added by toRect is left out, one removed is refused', () => {
+    const bounds = { x: 0, y: 0, width: 1000, height: 1000 };
+    for (const n of [100, 1000]) {
+      const items = Array.from({ length: n }, (_, i) => i);
+      let calls = 0;
+      const growing = StaticQuadtree.from(items, {
+        bounds,
+        toRect: (i) => {
+          if (++calls === n) items.push(...new Array<number>(50).fill(0));
+          return { x: i, y: i, width: 1, height: 1 };
+        },
+      });
+      expect(growing.size).toBe(n);
+      for (let i = 0; i < n; i++) expect(growing.searchPoint(i + 0.5, i + 0.5)).toContain(i);
+      const shrinking = Array.from({ length: n }, (_, i) => i);
+      calls = 0;
+      expect(() =>
+        StaticQuadtree.from(shrinking, {
+          bounds,
+          toRect: (i) => {
+            if (++calls === n) shrinking.length = n - 10;
+            return { x: i, y: i, width: 1, height: 1 };
+          },
+        }),
+      ).toThrow(new RegExp(`items\\[${n - 10}\\]`));
+    }
+  });
+
+  it("from(items) lets an error of the items' own getters out as it was thrown, and names the item in one from toRect, frozen or not", () => {
+    const boom = new Error('boom');
+    const items = [
+      { x: 0, y: 0 },
+      {
+        get x(): number {
+          throw boom;
+        },
+        y: 0,
+      },
+    ];
+    expect(() => StaticQuadtree.from(items)).toThrow(boom);
+    expect(boom.message).toBe('boom');
+    const frozen = Object.freeze(new Error('frozen'));
+    const fromToRect = () =>
+      StaticQuadtree.from([1, 2], {
+        toRect: (i) => {
+          if (i === 2) throw frozen;
+          return { x: i, y: i };
+        },
+      });
+    expect(fromToRect).toThrow(frozen);
+    const plain = new Error('plain');
+    expect(() =>
+      StaticQuadtree.from([1, 2], {
+        toRect: (i) => {
+          if (i === 2) throw plain;
+          return { x: i, y: i };
+        },
+      }),
+    ).toThrow(plain);
+    expect(plain.message).toBe('plain (items[1])');
+  });
+
   it('from() over a subclass of Array still answers with plain arrays and keeps the input order in all()', () => {
     class Items<T> extends Array<T> {}
     const items = new Items<Item>();

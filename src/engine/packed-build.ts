@@ -25,8 +25,9 @@ export interface BoxSource {
    * One pass over the boxes. With `rank` null, the key pass: item i's key on the curve's `grid`
    * (minX, minY, maxX, maxY) goes to keys[i] (see `hilbertKeys`), its digits are added to
    * `counts`, and `seen` is widened to the boxes. Else the placement: box i goes to leaf rank[i]
-   * of `boxes` and, when `shift` >= 0, widens its parent (see `placeLeaves`). Returns false when
-   * a box is bad, or throws naming it.
+   * of `boxes` and, when `shift` >= 0, widens its parent (see `placeLeaves`). The key pass
+   * returns false when a box is bad (a source of numbers: the caller names it), or throws naming
+   * it (a source of items); the placement's answer is not read.
    */
   pass(
     grid: Float64Array,
