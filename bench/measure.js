@@ -16,8 +16,8 @@ const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 /**
  * A full collection, then a pause of 100 ms in which V8's background threads finish sweeping
  * what it collected. A build timed right after gc() otherwise shares the memory bus with them:
- * on a 2-core machine, 1M boxes through StaticQuadtree.from(objects) took 112-116 ms right after
- * gc() and 100-104 ms after a pause of 50 ms or more (from a Float64Array: 80 and 77 ms).
+ * on a 2-core machine, 1M boxes through StaticQuadtree.from(objects) took a median of 85 ms
+ * right after gc() and 72 ms after the pause (12 builds of each, alternating).
  */
 export function settle() {
   gc();
