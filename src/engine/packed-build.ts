@@ -302,15 +302,8 @@ function placeWithParents(
     const b = src[4 * i + 1]!;
     const c = src[4 * i + 2]!;
     const d = src[4 * i + 3]!;
-    boxes[4 * p] = a;
-    boxes[4 * p + 1] = b;
-    boxes[4 * p + 2] = c;
-    boxes[4 * p + 3] = d;
-    const q = 4 * (n + (p >> shift));
-    if (a < boxes[q]!) boxes[q] = a;
-    if (b < boxes[q + 1]!) boxes[q + 1] = b;
-    if (c > boxes[q + 2]!) boxes[q + 2] = c;
-    if (d > boxes[q + 3]!) boxes[q + 3] = d;
+    putBox(boxes, p, a, b, c, d);
+    widenBox(boxes, n + (p >> shift), a, b, c, d);
   }
 }
 

@@ -22,7 +22,7 @@ import {
 const CHUNK = 16384;
 
 /** The items of a sample of n: every `step`-th one, the last taken after the others. */
-export function sampled(n: number, step: number): Int32Array {
+function sampled(n: number, step: number): Int32Array {
   const m = Math.ceil(n / step);
   const picks = new Int32Array(m);
   for (let s = 0; s < m; s++) picks[s] = s + 1 < m ? s * step : n - 1;
