@@ -396,8 +396,11 @@ export function cleanup(tree: RegionTree<unknown>): void {
   }
 }
 
-// Moves every entry below n into n and frees n's descendants, using the stack above `base`.
-function collapse(tree: RegionTree<unknown>, n: number, base: number): void {
+/**
+ * Moves every entry below inner node n of `tree` into n and frees n's descendants, using the
+ * stack above `base` (0 outside a walk of `tree.stack`).
+ */
+export function collapse(tree: RegionTree<unknown>, n: number, base = 0): void {
   const stack = tree.stack;
   let sp = base;
   stack[sp++] = tree.lk[8 * n + CHILD]!;

@@ -16,7 +16,9 @@
 // - A node's items sit side by side in a bucket (box and slot), so scans stream through memory;
 //   removal swaps the last entry into the hole.
 // - An update that stays inside the item's node's bounds is O(1), like Box2D's fat AABBs
-//   (b2DynamicTree::MoveProxy). Empty subtrees are collapsed lazily.
+//   (b2DynamicTree::MoveProxy). A removal collapses the subtree it leaves with at most maxObjects
+//   items at once (as quadtree-ts's join and d3-quadtree's remove do); subtrees that moves leave
+//   small are collapsed lazily.
 // - Inserts are buffered and placed by the next read (query, remove, update, walk). A burst as
 //   large as the tree rebuilds it top-down, the way a bulk loader partitions its input: the tree
 //   one-by-one inserts would have made, with each node's items gathered in one pass per level
@@ -41,6 +43,7 @@ import {
   CX,
   CY,
   cleanup,
+  collapse,
   DEPTH,
   initNode,
   NA,
@@ -244,14 +247,24 @@ export class RegionTree<T> implements Engine<T> {
     }
   }
 
-  /** Removes the item in slot `s`. */
+  /**
+   * Removes the item in slot `s`. The highest inner node on its path left with at most
+   * `maxObjects` items is collapsed, as a split made it (and a tree left empty is reset), so that
+   * after inserts and removals the tree is the one a fresh build of its items makes.
+   */
   remove(s: number): void {
     this.flush();
     const n = this.store.node[s]!;
     take(this, s, n);
-    const lk = this.lk;
-    for (let a = n; a >= 0; a = lk[8 * a + PARENT]!) lk[8 * a + SUB]!--;
+    const { lk, maxObjects } = this;
+    let top = -1;
+    for (let a = n; a >= 0; a = lk[8 * a + PARENT]!) {
+      const l = 8 * a;
+      if (--lk[l + SUB]! <= maxObjects && lk[l + CHILD]! >= 0) top = a;
+    }
     this.store.release(s);
+    if (lk[SUB] === 0) this.reset();
+    else if (top >= 0) collapse(this, top);
     this.changed();
   }
 
