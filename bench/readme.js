@@ -1,9 +1,11 @@
-// The README's performance tables from one full run: `readmeRows(json)` renders every table row
-// of the README's Performance section from bench/results/latest.json, and `applyRows` puts them
-// in place of the rows with the same first cell, in order. test/bench/readme.test.ts checks that
-// the README holds exactly these rows, so the tables cannot drift from the committed run.
+// The performance tables from one full run: `readmeRows(json)` renders every table row of
+// bench/README.md's Performance section from bench/results/latest.json; `applyRows` puts them in
+// place of the rows with the same first cell, in order, and `applySubset` does the same for the
+// top-level README, whose Performance section holds some of those rows (one table per job), in
+// the same order. test/bench/readme.test.ts checks that both files hold exactly these rows, so the
+// tables cannot drift from the committed run.
 //
-//   node bench/readme.js           rewrites the README's table rows from latest.json
+//   node bench/readme.js           rewrites both files' table rows from latest.json
 //   node bench/readme.js --check   exits 1 when a row differs
 //
 // The prose around the tables is written by hand from the same file.
@@ -381,6 +383,14 @@ export function readmeRows(json) {
   return out;
 }
 
+/** The lines of the Performance section: from its heading to the next one, or to the end. */
+function performanceSection(lines) {
+  const start = lines.findIndex((l) => l.startsWith('## Performance'));
+  if (start < 0) throw new Error('bench/readme.js: the README has no Performance section');
+  const next = lines.findIndex((l, i) => i > start && l.startsWith('## '));
+  return { start, end: next < 0 ? lines.length : next };
+}
+
 /**
  * Puts `rows` in place of the README's table rows with the same first cell, in order, within
  * the Performance section; throws naming a row it cannot place.
@@ -390,10 +400,7 @@ export function readmeRows(json) {
  */
 export function applyRows(readme, rows) {
   const lines = readme.split('\n');
-  const start = lines.findIndex((l) => l.startsWith('## Performance'));
-  const end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
-  if (start < 0 || end < 0)
-    throw new Error('bench/readme.js: the README has no Performance section');
+  const { start, end } = performanceSection(lines);
   let at = start;
   let changed = 0;
   for (const row of rows) {
@@ -409,21 +416,59 @@ export function applyRows(readme, rows) {
   return { text: lines.join('\n'), changed };
 }
 
+/** A table row's first cell, with the bar after it: `| rbush |`. */
+const firstCell = (row) => `${row.split(' | ')[0]} |`;
+
+/**
+ * Rewrites the data rows of `readme`'s Performance section from `rows`, of which they are a
+ * subsequence: each data row (a table line that is neither a header nor the line under it) takes
+ * the next rendered row with the same first cell. Throws naming a row that has none.
+ */
+export function applySubset(readme, rows) {
+  const lines = readme.split('\n');
+  const { start, end } = performanceSection(lines);
+  const rule = (l) => l?.startsWith('| ---') === true;
+  let at = 0;
+  let changed = 0;
+  let matched = 0;
+  for (let i = start; i < end; i++) {
+    const line = lines[i];
+    if (!line.startsWith('| ') || rule(line) || rule(lines[i + 1])) continue;
+    const first = firstCell(line);
+    while (at < rows.length && firstCell(rows[at]) !== first) at++;
+    if (at === rows.length)
+      throw new Error(
+        `bench/readme.js: README line ${i + 1} "${first}" is no row of the run, or out of order`,
+      );
+    if (line !== rows[at]) changed++;
+    lines[i] = rows[at++];
+    matched++;
+  }
+  return { text: lines.join('\n'), changed, matched };
+}
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const json = JSON.parse(readFileSync(join(root, 'bench/results/latest.json'), 'utf8'));
-  const readmePath = join(root, 'README.md');
-  const { text, changed } = applyRows(readFileSync(readmePath, 'utf8'), readmeRows(json));
-  if (process.argv.includes('--check')) {
-    console.log(
-      changed === 0
-        ? 'README tables match latest.json'
-        : `${changed} README rows differ from latest.json`,
-    );
-    process.exitCode = changed === 0 ? 0 : 1;
-  } else {
-    writeFileSync(readmePath, text);
-    console.log(`README: ${changed} table rows rewritten from latest.json`);
+  const rows = readmeRows(json);
+  const check = process.argv.includes('--check');
+  let differ = 0;
+  for (const [file, apply] of [
+    ['bench/README.md', applyRows],
+    ['README.md', applySubset],
+  ]) {
+    const path = join(root, file);
+    const { text, changed } = apply(readFileSync(path, 'utf8'), rows);
+    differ += changed;
+    if (check)
+      console.log(
+        `${file}: ${changed === 0 ? 'tables match latest.json' : `${changed} rows differ from latest.json`}`,
+      );
+    else {
+      writeFileSync(path, text);
+      console.log(`${file}: ${changed} table rows rewritten from latest.json`);
+    }
   }
+  if (check) process.exitCode = differ === 0 ? 0 : 1;
 }

@@ -1,0 +1,73 @@
+// The README's usage block, run as it is printed: its import of 'quadkit' is served by src/, and
+// every line that ends in a comment holding a value (`tree.searchPoint(110, 110); // [player]`)
+// must produce that value.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as quadkit from '../src/index.js';
+
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+/** The first ```js block after the heading `## Usage`. */
+function usageBlock(): string {
+  const at = README.indexOf('\n## Usage');
+  const open = README.indexOf('```js\n', at);
+  const close = README.indexOf('\n```', open + 6);
+  if (at < 0 || open < 0 || close < 0) throw new Error('the README has no usage block');
+  return README.slice(open + 6, close);
+}
+
+/** The value a comment states (the longest prefix before `: ` that is a JS expression), or null. */
+function statedValue(comment: string): string | null {
+  if (!/^[[{'"\d-]|^(true|false|null)\b/.test(comment)) return null;
+  const cuts = [comment.length];
+  for (let i = comment.indexOf(': '); i >= 0; i = comment.indexOf(': ', i + 1)) cuts.push(i);
+  for (const cut of cuts.sort((a, b) => b - a)) {
+    const text = comment.slice(0, cut);
+    try {
+      new Function(`return (${text});`);
+      return text;
+    } catch {}
+  }
+  return null;
+}
+
+/** The block as a function body: the import dropped, each stated value checked. */
+function instrument(block: string): { body: string; checks: number } {
+  let checks = 0;
+  const lines = block.split('\n').map((line, i) => {
+    if (/^import .* from 'quadkit';$/.test(line)) return '';
+    const m = /^(\s*)(.+?);\s*\/\/\s*(.+)$/.exec(line);
+    const value = m === null ? null : statedValue(m[3]!);
+    if (m === null || value === null || /^(const|let|var) /.test(m[2]!)) return line;
+    checks++;
+    return `${m[1]}check(${m[2]}, () => (${value}), ${i + 1});`;
+  });
+  return { body: lines.join('\n'), checks };
+}
+
+describe('the README', () => {
+  it('its usage block runs as printed, and every value its comments state is what the line gives', () => {
+    const { body, checks } = instrument(usageBlock());
+    expect(checks).toBeGreaterThanOrEqual(6);
+    const seen: number[] = [];
+    const check = (actual: unknown, expected: () => unknown, line: number) => {
+      expect(actual, `usage block line ${line}`).toEqual(expected());
+      seen.push(line);
+    };
+    const names = Object.keys(quadkit);
+    new Function('check', ...names, body)(check, ...names.map((n) => (quadkit as never)[n]));
+    expect(seen.length).toBe(checks);
+  });
+
+  it('the check fails on a stated value the line does not give', () => {
+    const { body, checks } = instrument('const a = [1, 2];\na.length; // 3\n');
+    expect(checks).toBe(1);
+    const check = (actual: unknown, expected: () => unknown) => expect(actual).toEqual(expected());
+    expect(() => new Function('check', body)(check)).toThrow(/expected 2 to deeply equal 3/);
+  });
+
+  it('is at most 400 lines', () => {
+    expect(README.split('\n').length).toBeLessThanOrEqual(400);
+  });
+});
