@@ -20,8 +20,9 @@ export interface GridLooseQuadtreeOptions<T> {
    * max(width, height) / 2^depth; memory is 16 bytes per cell, (4^(depth+1) - 1) / 3 cells in
    * all. By default the index chooses it from the items: finest cells that hold about 32 items
    * of the area the items cover, at most one level finer than the median item; chosen at
-   * `load`, again when the count doubles or falls to a quarter, and when moves (`update`,
-   * `updateAll`) take the ideal depth a level or more away (all items are then placed again).
+   * `load` or the first insert, again when the count doubles or falls to a quarter, and when
+   * moves (`update`, `updateAll`) take the ideal depth a level or more away (all items are then
+   * placed again); {@link DEFAULT_GRID_DEPTH} while the index is empty.
    */
   depth?: number | undefined;
   /** Reads an item's bounds when items are not `{ x, y, width?, height? }`. */
@@ -60,6 +61,8 @@ export class GridLooseQuadtree<T = RectLike> extends DynamicIndex<T> {
   /** The `bounds` option. */
   readonly bounds: Rect;
   private readonly grid: LooseGrid<T>;
+  /** Whether the `depth` option was given. */
+  private readonly pinned: boolean;
 
   /**
    * Creates an empty grid-loose quadtree.
@@ -82,12 +85,17 @@ export class GridLooseQuadtree<T = RectLike> extends DynamicIndex<T> {
     );
     super(grid, rectReader(options.toRect));
     this.grid = grid;
+    this.pinned = options.depth !== undefined;
     this.bounds = bounds;
   }
 
-  /** The finest level: the `depth` option, or the one chosen from the items. */
+  /**
+   * The finest level: the `depth` option, or the one chosen from the items; without the option,
+   * {@link DEFAULT_GRID_DEPTH} while the index is empty (after `clear()` or the last `remove`
+   * too, as in a new index: the next items choose the depth again).
+   */
   get depth(): number {
-    return this.grid.depth;
+    return this.pinned || this.size > 0 ? this.grid.depth : DEFAULT_GRID_DEPTH;
   }
 
   /**

@@ -151,6 +151,7 @@ export abstract class GridCells<T> {
     this.store.clear();
     this.buckets.clear();
     this.resetCells();
+    this.chooser?.reset();
   }
 
   // Empties every cell and the level counts.
@@ -235,7 +236,9 @@ export abstract class GridCells<T> {
     this.take(s, c);
     this.count(c, -1);
     this.store.release(s);
-    if (this.chooser !== null && this.size < this.chooser.shrink) this.adapt(true);
+    if (this.chooser !== null && (this.size === 0 || this.size < this.chooser.shrink)) {
+      this.adapt(true);
+    }
   }
 
   move(s: number, src: Float64Array, i: number): void {

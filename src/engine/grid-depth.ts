@@ -63,11 +63,18 @@ export class DepthChooser {
     return Math.max(0, Math.min(DEPTH_LIMIT, depth));
   }
 
-  /** Sets when to choose again, after a choice for n items. */
+  /** Sets when to choose again, after a choice for n > 0 items: when the count doubles or falls below a quarter. */
   chosen(n: number): void {
-    this.grow = Math.max(2 * n, 64);
+    this.grow = 2 * n;
     this.shrink = n >> 2;
     this.countdown = Math.max(n, 1024);
+  }
+
+  /** Forgets the last choice, as when the index is empty: the next item or load chooses. */
+  reset(): void {
+    this.grow = 0;
+    this.shrink = 0;
+    this.countdown = 0;
   }
 
   /** Samples up to SAMPLE of `count` boxes (4 numbers each in `src`); returns how many. */

@@ -45,12 +45,17 @@ export abstract class GridLayout<T> extends GridCells<T> {
    * Chooses the depth again from a sample of the items when the chooser says so (see
    * grid-depth.ts): when the item count doubled or fell to a quarter since the last choice
    * (`force`), or, after moves, when the ideal depth left the current one by a level or more.
+   * An empty grid keeps its cells and forgets the choice: the next items choose the depth.
    */
   adapt(force: boolean): void {
     const chooser = this.chooser;
     if (chooser === null) return;
     const { items, used } = this.store;
     const n = this.size;
+    if (n === 0) {
+      chooser.reset();
+      return;
+    }
     let m = 0;
     for (let k = 0; k < Math.min(used, SAMPLE); k++) {
       const s = samplePosition(k, used);

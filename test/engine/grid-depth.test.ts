@@ -1,10 +1,12 @@
 // GridLooseQuadtree without a `depth` option chooses its depth from the items (src/engine/
 // grid-depth.ts): these tests check that the chosen depths answer exactly on scenes like those of
 // the depth sweep in bench/workloads/depth.js (scaled down), that the depth is chosen again when
-// the items' count or sizes drift, and that a pinned depth never changes.
+// the items' count or sizes drift (each time the count doubles or falls below a quarter), that an
+// empty index reads the depth of a new one, and that a pinned depth never changes.
 
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GridLooseQuadtree } from '../../src/index.js';
+import { DEFAULT_GRID_DEPTH, GridLooseQuadtree } from '../../src/index.js';
 import {
   boxesOf,
   bruteNearest,
@@ -299,5 +301,82 @@ describe('GridLooseQuadtree chooses its depth from the items', () => {
     for (let i = 0; i < 2900; i++) tree.remove(boxes.pop()!);
     expect(tree.depth).toBe(2);
     expectExact(tree, boxes, rng, 'pinned depth 2');
+  });
+});
+
+describe('GridLooseQuadtree depth: the rule of the README', () => {
+  const bounds = { x: 0, y: 0, width: 1000, height: 1000 };
+  type Rect = { x: number; y: number; width: number; height: number };
+  const boxArb = fc.record({
+    x: fc.integer({ min: 0, max: 999 }),
+    y: fc.integer({ min: 0, max: 999 }),
+    width: fc.constantFrom(0, 0.5, 2, 10, 60, 300),
+    height: fc.constantFrom(0, 0.5, 2, 10, 60, 300),
+  });
+  const loadedDepth = (boxes: readonly Rect[]): number =>
+    new GridLooseQuadtree<Rect>({ bounds }).load(boxes).depth;
+
+  it('chooses again each time inserts double the count since the last choice', () => {
+    fc.assert(
+      fc.property(
+        fc.array(boxArb, { minLength: 1, maxLength: 150 }),
+        fc.integer({ min: 0, max: 20 }),
+        (boxes, loaded) => {
+          const first = Math.min(loaded, boxes.length);
+          const tree = new GridLooseQuadtree<Rect>({ bounds }).load(boxes.slice(0, first));
+          // The last choice: at load (of a non-empty list), else at the first insert.
+          let chosenAt = first;
+          if (first > 0) expect(tree.depth).toBe(loadedDepth(boxes.slice(0, first)));
+          for (let n = first + 1; n <= boxes.length; n++) {
+            tree.insert(boxes[n - 1]!);
+            if (chosenAt === 0 || n === 2 * chosenAt) chosenAt = n;
+            // A choice depends only on the items it samples (all of them here, in slot order):
+            // the depth a load of the items present at the last choice picks.
+            expect(tree.depth, `${n} items, chosen at ${chosenAt}`).toBe(
+              loadedDepth(boxes.slice(0, chosenAt)),
+            );
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('reads the depth of a new index once empty (new, cleared, or emptied by removals), and refills as one', () => {
+    fc.assert(
+      fc.property(
+        fc.array(boxArb, { minLength: 1, maxLength: 120 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 40 }),
+        (boxes, byClear, refill) => {
+          const fresh = new GridLooseQuadtree<Rect>({ bounds });
+          expect(fresh.depth).toBe(DEFAULT_GRID_DEPTH);
+          const tree = new GridLooseQuadtree<Rect>({ bounds }).load(boxes);
+          if (byClear) tree.clear();
+          else for (const b of boxes) tree.remove(b);
+          expect(tree.size).toBe(0);
+          expect(tree.depth).toBe(DEFAULT_GRID_DEPTH);
+          expect(tree.toJSON()).toEqual(fresh.toJSON());
+          // The next items choose the depth as they would in the new index.
+          const again = boxes.slice(0, refill);
+          for (const b of again) {
+            tree.insert(b);
+            fresh.insert(b);
+            expect(tree.depth).toBe(fresh.depth);
+          }
+          expect(tree.toJSON()).toEqual(fresh.toJSON());
+          tree.clear();
+          expect(tree.load(again).depth).toBe(loadedDepth(again));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('keeps a pinned depth through clear() and removals', () => {
+    const tree = new GridLooseQuadtree({ bounds, depth: 3 }).load([{ x: 1, y: 1 }]);
+    tree.clear();
+    expect(tree.depth).toBe(3);
+    expect(tree.toJSON()).toEqual(new GridLooseQuadtree({ bounds, depth: 3 }).toJSON());
   });
 });
