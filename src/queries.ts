@@ -21,6 +21,7 @@ import {
   checkFunction,
   checkInteger,
   checkNonNegative,
+  maxDistanceOf,
   readQueryRect,
 } from './validate.js';
 
@@ -143,7 +144,8 @@ export abstract class QueryIndex<T> {
    * @param x - the query point's x.
    * @param y - the query point's y.
    * @param k - how many: an integer >= 0, or Infinity for all (default 1).
-   * @param maxDistance - farthest distance included (default Infinity).
+   * @param maxDistance - farthest distance included (default Infinity; null or undefined is
+   * Infinity too, as d3-quadtree's `find` takes a missing radius).
    * @param filter - keeps only the items it returns true for (as flatbush's `neighbors` filter):
    * the k nearest of those. It is called only for items near enough to be among them, and must
    * not query or change the index.
@@ -152,7 +154,7 @@ export abstract class QueryIndex<T> {
     x: number,
     y: number,
     k = 1,
-    maxDistance = Number.POSITIVE_INFINITY,
+    maxDistance: number | null = Number.POSITIVE_INFINITY,
     filter?: (item: T) => unknown,
   ): T[] {
     return this.list(this.nearestQuery(x, y, k, maxDistance, filter), this.slotItems());
@@ -164,14 +166,15 @@ export abstract class QueryIndex<T> {
    * @param x - the query point's x.
    * @param y - the query point's y.
    * @param k - how many: an integer >= 0, or Infinity for all within `maxDistance` (default 1).
-   * @param maxDistance - farthest distance included (default Infinity).
+   * @param maxDistance - farthest distance included (default Infinity; null or undefined is
+   * Infinity too, as d3-quadtree's `find` takes a missing radius).
    * @param filter - keeps only the items it returns true for (see `nearest`).
    */
   nearestWithDistances(
     x: number,
     y: number,
     k = 1,
-    maxDistance = Number.POSITIVE_INFINITY,
+    maxDistance: number | null = Number.POSITIVE_INFINITY,
     filter?: (item: T) => unknown,
   ): Neighbour<T>[] {
     const n = this.nearestQuery(x, y, k, maxDistance, filter);
@@ -187,7 +190,7 @@ export abstract class QueryIndex<T> {
    * @param x - the query point's x.
    * @param y - the query point's y.
    * @param k - how many: an integer >= 0, or Infinity for all within `maxDistance`.
-   * @param maxDistance - farthest distance included.
+   * @param maxDistance - farthest distance included (null or undefined: Infinity).
    * @param out - receives the items from index 0.
    * @param distances - receives the distances from index 0 (optional).
    * @param filter - keeps only the items it returns true for (see `nearest`).
@@ -196,7 +199,7 @@ export abstract class QueryIndex<T> {
     x: number,
     y: number,
     k: number,
-    maxDistance: number,
+    maxDistance: number | null | undefined,
     out: T[],
     distances?: Float64Array | number[],
     filter?: (item: T) => unknown,
@@ -427,15 +430,14 @@ export abstract class QueryIndex<T> {
     x: number,
     y: number,
     k: number,
-    maxDistance: number,
+    maxDistance: number | null | undefined,
     filter: ((item: T) => unknown) | undefined,
   ): number {
     this.notFiltering();
     checkFinite('x', x);
     checkFinite('y', y);
     checkCount('k', k);
-    checkNonNegative('maxDistance', maxDistance, true);
-    return this.bestFirst(POINT, stage(x, y, maxDistance, 0), k, filter);
+    return this.bestFirst(POINT, stage(x, y, maxDistanceOf(maxDistance), 0), k, filter);
   }
 
   // The best-first search of `nearest` and of the quadkit/geo doors, with or without a filter.

@@ -356,6 +356,16 @@ export function checkNonNegative(name: string, value: number, infinite: boolean)
   }
 }
 
+/**
+ * A farthest distance: `value`, or Infinity for null and undefined (no limit, as d3-quadtree's
+ * `find(x, y, radius)` takes a missing radius); throws unless a number >= 0 (Infinity allowed).
+ */
+export function maxDistanceOf(value: number | null | undefined, name = 'maxDistance'): number {
+  if (value === null || value === undefined) return Number.POSITIVE_INFINITY;
+  checkNonNegative(name, value, true);
+  return value;
+}
+
 /** Throws unless `value` is an integer in [min, max]. */
 export function checkInteger(name: string, value: number, min: number, max: number): void {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {

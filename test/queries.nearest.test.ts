@@ -1,7 +1,8 @@
 // nearest with k = Infinity, nearestWithDistances and nearestInto's distances on every index
 // that has nearest, against the brute-force ranking of test/oracle.ts: random items (duplicates,
 // coincident points, items outside the bounds, removals), random query points, k from 0 past the
-// size and Infinity, finite and infinite maxDistance; plus fixtures and bad k.
+// size and Infinity, finite and infinite maxDistance (null and undefined: none); plus fixtures,
+// bad k and bad maxDistance.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -110,10 +111,12 @@ function checkAll<T>(
   x: number,
   y: number,
   k: number,
-  maxDistance: number,
+  maxDistance: number | null | undefined,
 ): string | null {
   const items = index.nearest(x, y, k, maxDistance);
-  const wrong = checkNearest(items, boxes, x, y, k, maxDistance, (it) => JSON.stringify(it));
+  // null and undefined mean no limit, as d3-quadtree's find(x, y, radius) takes them.
+  const limit = maxDistance ?? INF;
+  const wrong = checkNearest(items, boxes, x, y, k, limit, (it) => JSON.stringify(it));
   if (wrong !== null) return `nearest: ${wrong}`;
   const byItem = new Map(boxes.map((b) => [b.item, b]));
   // nearestWithDistances: the same items in the same order, each with its distance.
@@ -122,7 +125,7 @@ function checkAll<T>(
   for (let i = 0; i < hits.length; i++) {
     const { item, distance } = hits[i]!;
     if (item !== items[i]) return `nearestWithDistances[${i}] is not nearest()[${i}]`;
-    const d = reportedDistance(byItem.get(item)!, x, y, maxDistance);
+    const d = reportedDistance(byItem.get(item)!, x, y, limit);
     if (distance !== d) return `nearestWithDistances[${i}].distance ${distance}, expected ${d}`;
   }
   // nearestInto, with and without distances; entries past the count are left alone.
@@ -413,5 +416,45 @@ describe.each(KINDS)('$name', ({ points, build }) => {
     }
     expect(() => index.nearest(0, 0, '2' as never)).toThrow(InvalidTypeError);
     expect(() => index.nearestWithDistances(0, 0, 1, -1)).toThrow(InvalidValueError);
+  });
+
+  it('nearest takes a null or undefined maxDistance as Infinity, in every form, against brute force', () => {
+    fc.assert(
+      fc.property(
+        fc.array(itemArb, { maxLength: 40 }),
+        coordinate,
+        coordinate,
+        fc.oneof(fc.constant(INF), fc.integer({ min: 0, max: 50 })),
+        fc.constantFrom(null, undefined),
+        (raw, x, y, k, maxDistance) => {
+          const built = build(withIds(raw, points));
+          expect(checkAll(built, x, y, k, maxDistance)).toBe(null);
+          expect(built.index.nearest(x, y, k, maxDistance)).toEqual(built.index.nearest(x, y, k));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('nearest refuses any other maxDistance that is not a number >= 0, naming it, and answers as before afterwards', () => {
+    const items = withIds(
+      [
+        { x: 1, y: 1, width: 1, height: 1 },
+        { x: 9, y: 9, width: 0, height: 0 },
+      ],
+      points,
+    );
+    const { index } = build(items);
+    const before = index.nearest(0, 0, 2);
+    for (const bad of ['5', true, {}, [], Number.NaN, -1, Number.NEGATIVE_INFINITY]) {
+      const kind = typeof bad === 'number' ? InvalidValueError : InvalidTypeError;
+      const d = bad as never;
+      expect(() => index.nearest(0, 0, 1, d)).toThrow(kind);
+      expect(() => index.nearestWithDistances(0, 0, 1, d)).toThrow(
+        /maxDistance must be a number >= 0/,
+      );
+      expect(() => index.nearestInto(0, 0, 1, d, [], [])).toThrow(kind);
+    }
+    expect(index.nearest(0, 0, 2)).toEqual(before);
   });
 });

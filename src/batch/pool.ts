@@ -5,7 +5,7 @@
 import { PackedTree } from '../engine/packed.js';
 import { describe, InvalidTypeError } from '../errors.js';
 import type { StaticQuadtree } from '../static-quadtree.js';
-import { checkInteger, checkNonNegative, checkOptions } from '../validate.js';
+import { checkInteger, checkOptions, maxDistanceOf } from '../validate.js';
 import type { Done } from './answer.js';
 import { checkShared, readQueries } from './input.js';
 import {
@@ -235,16 +235,17 @@ export class BatchPool<T = number> {
    * k-nearest queries: per query, the k items nearest to the point, nearest first, as `nearest`.
    * @param points - 2 numbers per query: x, y.
    * @param k - how many per query (default 1).
-   * @param maxDistance - farthest distance included (default Infinity).
+   * @param maxDistance - farthest distance included (default Infinity; null or undefined is
+   * Infinity too).
    */
   async nearest(
     points: ArrayLike<number>,
     k = 1,
-    maxDistance = Number.POSITIVE_INFINITY,
+    maxDistance: number | null = Number.POSITIVE_INFINITY,
   ): Promise<BatchResult<T>> {
     checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
-    checkNonNegative('maxDistance', maxDistance, true);
-    return this.queries(KNN, readQueries(KNN, points), k, maxDistance);
+    const limit = maxDistanceOf(maxDistance);
+    return this.queries(KNN, readQueries(KNN, points), k, limit);
   }
 
   /** Every pair of items whose bounds overlap, in the order of the single-thread `pairs()`. */

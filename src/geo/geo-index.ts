@@ -10,6 +10,7 @@ import {
   checkNonNegative,
   checkOptions,
   checkRange,
+  maxDistanceOf,
 } from '../validate.js';
 import { type Feature, type GeoInput, type Parts, readGeoJson } from './geojson.js';
 import { EARTH_RADIUS_KM, filterAndRadius, geoNearestInto } from './great-circle.js';
@@ -114,14 +115,15 @@ export class GeoIndex<P = Record<string, unknown> | null> {
    * as `geoNearest` breaks them); only features within `maxDistance`.
    * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
    * @param k - how many (default 1), or Infinity for every feature within `maxDistance`.
-   * @param maxDistance - farthest distance included, in the radius's unit (default Infinity).
+   * @param maxDistance - farthest distance included, in the radius's unit (default Infinity;
+   * null or undefined is Infinity too).
    * @param radius - the sphere's radius (default 6371.0088).
    */
   geoNearest(
     lon: number,
     lat: number,
     k?: number,
-    maxDistance?: number,
+    maxDistance?: number | null,
     radius?: number,
   ): FeatureHit<P>[];
   /**
@@ -130,7 +132,8 @@ export class GeoIndex<P = Record<string, unknown> | null> {
    * queried (other indexes can).
    * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
    * @param k - how many, or Infinity for every feature within `maxDistance`.
-   * @param maxDistance - farthest distance included, in the radius's unit (Infinity: none).
+   * @param maxDistance - farthest distance included, in the radius's unit (Infinity, null or
+   * undefined: none).
    * @param filter - keeps the features it returns true for.
    * @param radius - the sphere's radius (default 6371.0088).
    */
@@ -138,7 +141,7 @@ export class GeoIndex<P = Record<string, unknown> | null> {
     lon: number,
     lat: number,
     k: number | undefined,
-    maxDistance: number | undefined,
+    maxDistance: number | null | undefined,
     filter: FeatureFilter<P> | undefined,
     radius?: number,
   ): FeatureHit<P>[];
@@ -147,7 +150,8 @@ export class GeoIndex<P = Record<string, unknown> | null> {
    * number there is the radius, as in the first form; a radius after a number is refused).
    * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
    * @param k - how many, or Infinity for every feature within `maxDistance`.
-   * @param maxDistance - farthest distance included, in the radius's unit (Infinity: none).
+   * @param maxDistance - farthest distance included, in the radius's unit (Infinity, null or
+   * undefined: none).
    * @param filterOrRadius - keeps the features it returns true for, or the sphere's radius.
    * @param radius - the sphere's radius after a filter (default 6371.0088).
    */
@@ -155,7 +159,7 @@ export class GeoIndex<P = Record<string, unknown> | null> {
     lon: number,
     lat: number,
     k: number | undefined,
-    maxDistance: number | undefined,
+    maxDistance: number | null | undefined,
     filterOrRadius: FeatureFilter<P> | number | undefined,
     radius?: number,
   ): FeatureHit<P>[];
@@ -163,7 +167,7 @@ export class GeoIndex<P = Record<string, unknown> | null> {
     lon: number,
     lat: number,
     k = 1,
-    maxDistance = Number.POSITIVE_INFINITY,
+    maxDistance: number | null = Number.POSITIVE_INFINITY,
     filterOrRadius?: FeatureFilter<P> | number,
     radius?: number,
   ): FeatureHit<P>[] {
@@ -290,7 +294,8 @@ export class GeoIndex<P = Record<string, unknown> | null> {
    * `maxDistance`. Parts come from the tree in order of their boxes' distance until no box is
    * nearer than the k-th feature found.
    * @param k - how many (default 1), or Infinity for every feature within `maxDistance`.
-   * @param maxDistance - farthest distance included, in degrees (default Infinity).
+   * @param maxDistance - farthest distance included, in degrees (default Infinity; null or
+   * undefined is Infinity too).
    * @param filter - keeps only the features `filter(feature, index)` returns true for, asked
    * once per feature the search reaches; while it runs this index cannot be queried.
    */
@@ -298,13 +303,13 @@ export class GeoIndex<P = Record<string, unknown> | null> {
     lon: number,
     lat: number,
     k = 1,
-    maxDistance = Number.POSITIVE_INFINITY,
+    maxDistance: number | null = Number.POSITIVE_INFINITY,
     filter?: FeatureFilter<P>,
   ): FeatureHit<P>[] {
     checkFinite('lon', lon);
     checkFinite('lat', lat);
     checkCount('k', k);
-    checkNonNegative('maxDistance', maxDistance, true);
+    const limit = maxDistanceOf(maxDistance);
     if (filter !== undefined) checkFunction('filter', filter);
     const keep = this.partFilter(filter);
     const { parts, tree, candidates } = this;
@@ -313,13 +318,13 @@ export class GeoIndex<P = Record<string, unknown> | null> {
     let want = Math.min(total, Math.max(16, 4 * k));
     for (;;) {
       // The `want` parts nearest by box, each feature at its nearest part's true distance.
-      const n = tree.nearestInto(lon, lat, want, maxDistance, candidates, undefined, keep);
+      const n = tree.nearestInto(lon, lat, want, limit, candidates, undefined, keep);
       const best = new Map<number, number>();
       for (let i = 0; i < n; i++) {
         const p = candidates[i]!;
         const f = parts.feature[p]!;
         const d = partDistance(parts, p, lon, lat);
-        if (d <= maxDistance && !(best.get(f)! <= d)) best.set(f, d);
+        if (d <= limit && !(best.get(f)! <= d)) best.set(f, d);
       }
       const hits = [...best]
         .sort((a, b) => a[1] - b[1] || a[0] - b[0])

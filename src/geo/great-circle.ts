@@ -13,6 +13,7 @@ import {
   checkFunction,
   checkNonNegative,
   checkRange,
+  maxDistanceOf,
 } from '../validate.js';
 
 /** The mean Earth radius in kilometres, (2a + b) / 3 of WGS 84 (IUGG, Moritz 2000). */
@@ -60,7 +61,8 @@ function checkQuery(lon: number, lat: number, radius: number): void {
  * @param lon - the query's longitude in degrees (any finite value; it wraps).
  * @param lat - the query's latitude in degrees, in [-90, 90].
  * @param k - how many items at most: an integer >= 0, or Infinity for all within `maxDistance`.
- * @param maxDistance - farthest distance included (Infinity for none), in the radius's unit.
+ * @param maxDistance - farthest distance included (Infinity, null or undefined for none), in the
+ * radius's unit.
  * @param items - receives the items.
  * @param distances - receives their distances.
  * @param radius - the sphere's radius (default 6371.0088, the mean Earth radius in km).
@@ -71,7 +73,7 @@ export function geoNearestInto<T>(
   lon: number,
   lat: number,
   k: number,
-  maxDistance: number,
+  maxDistance: number | null | undefined,
   items: T[],
   distances: Float64Array | number[],
   radius = EARTH_RADIUS_KM,
@@ -79,18 +81,18 @@ export function geoNearestInto<T>(
 ): number {
   checkQuery(lon, lat, radius);
   checkCount('k', k);
-  checkNonNegative('maxDistance', maxDistance, true);
+  const limit = maxDistanceOf(maxDistance);
   Q[0] = lon;
   Q[1] = lat;
   Q[2] = Math.cos(lat * RAD);
   // The walk keeps haversines up to that of maxDistance, loosened for rounding; answers beyond
   // maxDistance once in distance units (the farthest, so the last) are cut below.
-  Q[4] = havOfDistance(maxDistance, radius) * (1 + 1e-12) + 1e-15;
+  Q[4] = havOfDistance(limit, radius) * (1 + 1e-12) + 1e-15;
   const n = index.bestFirstInto(GEO, Q, k, items, distances, filter);
   let kept = 0;
   while (kept < n) {
     const d = distanceOfHav(distances[kept]!, radius);
-    if (d > maxDistance) break;
+    if (d > limit) break;
     distances[kept++] = d;
   }
   return kept;
@@ -110,7 +112,8 @@ export function geoNearestInto<T>(
  * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
  * @param k - how many items at most (default 1): an integer >= 0, or Infinity for all within
  * `maxDistance`, as `nearest` takes.
- * @param maxDistance - farthest distance included (default Infinity), in the radius's unit.
+ * @param maxDistance - farthest distance included (default Infinity; null or undefined is
+ * Infinity too), in the radius's unit.
  * @param radius - the sphere's radius (default 6371.0088, the mean Earth radius in km).
  */
 export function geoNearest<T>(
@@ -118,7 +121,7 @@ export function geoNearest<T>(
   lon: number,
   lat: number,
   k?: number,
-  maxDistance?: number,
+  maxDistance?: number | null,
   radius?: number,
 ): T[];
 /**
@@ -130,7 +133,8 @@ export function geoNearest<T>(
  * @param index - any quadkit index whose items are placed at x = longitude, y = latitude.
  * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
  * @param k - how many items at most: an integer >= 0, or Infinity.
- * @param maxDistance - farthest distance included (Infinity for none), in the radius's unit.
+ * @param maxDistance - farthest distance included (Infinity, null or undefined for none), in the
+ * radius's unit.
  * @param filter - keeps only the items it returns true for.
  * @param radius - the sphere's radius (default 6371.0088, the mean Earth radius in km).
  */
@@ -139,7 +143,7 @@ export function geoNearest<T>(
   lon: number,
   lat: number,
   k: number | undefined,
-  maxDistance: number | undefined,
+  maxDistance: number | null | undefined,
   filter: ((item: T) => unknown) | undefined,
   radius?: number,
 ): T[];
@@ -150,7 +154,8 @@ export function geoNearest<T>(
  * @param index - any quadkit index whose items are placed at x = longitude, y = latitude.
  * @param lon - the query's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
  * @param k - how many items at most: an integer >= 0, or Infinity.
- * @param maxDistance - farthest distance included (Infinity for none), in the radius's unit.
+ * @param maxDistance - farthest distance included (Infinity, null or undefined for none), in the
+ * radius's unit.
  * @param filterOrRadius - keeps only the items it returns true for, or the sphere's radius.
  * @param radius - the sphere's radius after a filter (default 6371.0088).
  */
@@ -159,7 +164,7 @@ export function geoNearest<T>(
   lon: number,
   lat: number,
   k: number | undefined,
-  maxDistance: number | undefined,
+  maxDistance: number | null | undefined,
   filterOrRadius: ((item: T) => unknown) | number | undefined,
   radius?: number,
 ): T[];
@@ -168,7 +173,7 @@ export function geoNearest<T>(
   lon: number,
   lat: number,
   k = 1,
-  maxDistance = Number.POSITIVE_INFINITY,
+  maxDistance: number | null = Number.POSITIVE_INFINITY,
   filterOrRadius?: ((item: T) => unknown) | number,
   radius?: number,
 ): T[] {

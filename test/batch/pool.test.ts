@@ -428,6 +428,16 @@ describe('BatchPool bad input', () => {
     await expect(pool.nearest(Float64Array.of(0, 0), 1, -1)).rejects.toThrow(
       /maxDistance must be a number >= 0/,
     );
+    await expect(pool.nearest(Float64Array.of(0, 0), 1, '1' as never)).rejects.toThrow(
+      new InvalidTypeError(
+        'quadkit: maxDistance must be a number >= 0 (Infinity allowed), got "1"',
+      ),
+    );
+    // A null or undefined maxDistance is Infinity, as the single-thread nearest takes it.
+    for (const d of [null, undefined]) {
+      const far = await pool.nearest(Float64Array.of(1, 1), 3, d);
+      expect(perQuery(far)).toEqual([tree.nearest(1, 1, 3)]);
+    }
     // The pool is unharmed.
     expect(pool.state).toBe('open');
     const result = await pool.nearest(Float64Array.of(1, 1), 2);

@@ -7,7 +7,7 @@ import {
   GeoIndex,
   type Geometry,
 } from '../../src/geo/index.js';
-import { closestPointOnSegment } from '../../src/index.js';
+import { closestPointOnSegment, InvalidTypeError } from '../../src/index.js';
 import { mulberry32, orientSign, type Rng, randFloat, randInt } from '../oracle.js';
 
 type Ring = number[][];
@@ -394,6 +394,23 @@ describe('GeoIndex queries against brute force on random features', () => {
       expect(got.map((h) => h.index)).toEqual(want.map((e) => e.i));
       for (const h of got) expect(h.feature).toBe(index.features[h.index]);
     }
+  });
+
+  it('nearest and geoNearest take a null or undefined maxDistance as Infinity; any other non-number throws a TypeError naming it', () => {
+    for (let t = 0; t < 20; t++) {
+      const x = randFloat(rng, -5, 45);
+      const y = randFloat(rng, -5, 45);
+      const k = randInt(rng, 0, 12);
+      for (const d of [null, undefined]) {
+        const want = bruteNearest(x, y, k, Number.POSITIVE_INFINITY);
+        const got = index.nearest(x, y, k, d);
+        expect(got.map((h) => h.index)).toEqual(want.map((e) => e.i));
+        expect(got.map((h) => h.distance)).toEqual(want.map((e) => e.d));
+        expect(index.geoNearest(x, y, k, d)).toEqual(index.geoNearest(x, y, k));
+      }
+    }
+    expect(() => index.nearest(0, 0, 1, '1' as never)).toThrow(InvalidTypeError);
+    expect(() => index.geoNearest(0, 0, 1, '1' as never)).toThrow(/maxDistance must be a number/);
   });
 
   it('nearest(lon, lat, k, maxDistance, filter) ranks only the features the filter keeps, asking once per feature', () => {

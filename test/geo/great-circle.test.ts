@@ -442,6 +442,27 @@ describe('haversine and argument checks', () => {
     expect(geoNearest(one!, 10.001, 10, 3, 0)).toEqual([]);
   });
 
+  it('a null or undefined maxDistance is Infinity, as d3-quadtree takes a missing radius; any other non-number throws a TypeError naming it', () => {
+    for (const [name, index] of indexes(CITIES.slice(0, 200))) {
+      const all = geoNearest(index, 2.35, 48.85, 7);
+      expect(geoNearest(index, 2.35, 48.85, 7, null), name).toEqual(all);
+      expect(
+        geoNearest(index, 2.35, 48.85, 7, undefined, (it) => it !== undefined),
+        name,
+      ).toEqual(all);
+      for (const d of [null, undefined]) {
+        const items: unknown[] = [];
+        const distances = new Float64Array(7);
+        expect(geoNearestInto(index, 2.35, 48.85, 7, d, items, distances), name).toBe(all.length);
+        expect(items).toEqual(all);
+      }
+      for (const bad of ['5', {}, true]) {
+        expect(() => geoNearest(index, 0, 0, 1, bad as never)).toThrow(InvalidTypeError);
+        expect(() => geoNearest(index, 0, 0, 1, bad as never)).toThrow(/maxDistance/);
+      }
+    }
+  });
+
   it('bad arguments throw a RangeError naming the argument', () => {
     const [[, index]] = indexes(CITIES.slice(0, 10));
     expect(() => geoNearest(index!, 0, 91)).toThrow(/lat/);
