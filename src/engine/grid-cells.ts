@@ -14,13 +14,16 @@ import { PairBuffer } from './scan-pairs.js';
 
 export const INF = Number.POSITIVE_INFINITY;
 
-// Fields of a cell's record in `cells` (4 ints).
-export const START = 0;
-export const COUNT = 1;
-/** Size class of the cell's bucket (2^CLASS entries); -1 when it has none. */
-export const CLASS = 2;
+// Fields of a cell's record in `cells` (4 ints). The region tree's node records (tree-nodes.ts)
+// have fields of the same meanings at other offsets: NODE_ names there, CELL_ names here.
+/** Start of the cell's bucket. */
+export const CELL_START = 0;
+/** Items in the cell itself. */
+export const CELL_COUNT = 1;
+/** Size class of the cell's bucket (2^CELL_CLASS entries); -1 when it has none. */
+export const CELL_CLASS = 2;
 /** Items in the cell's subtree, itself included. */
-export const SUB = 3;
+export const CELL_SUB = 3;
 
 /** Spreads the low 16 bits of v to the even bits (Morton interleave). */
 function part1by1(v: number): number {
@@ -52,7 +55,10 @@ export function levelOf(c: number): number {
 export abstract class GridCells<T> {
   readonly store = new ItemStore<T>();
   readonly buckets = new Buckets();
-  /** 4 ints per cell: START, COUNT, CLASS, SUB; the last record is the outside list. */
+  /**
+   * 4 ints per cell: CELL_START, CELL_COUNT, CELL_CLASS, CELL_SUB; the last record is the outside
+   * list.
+   */
   cells = new Int32Array(0);
   results: Int32Array;
   walking = 0;
@@ -135,7 +141,7 @@ export abstract class GridCells<T> {
 
   /** The box of slot s, from its bucket, at index `at` of `out`. */
   boxOf(s: number, out: Float64Array, at: number): void {
-    const e = 4 * (this.cells[4 * this.store.node[s]! + START]! + this.store.pos[s]!);
+    const e = 4 * (this.cells[4 * this.store.node[s]! + CELL_START]! + this.store.pos[s]!);
     const box = this.buckets.box;
     out[at] = box[e]!;
     out[at + 1] = box[e + 1]!;
@@ -144,7 +150,7 @@ export abstract class GridCells<T> {
   }
 
   get size(): number {
-    return this.cells[SUB]! + this.cells[4 * this.outside + COUNT]!;
+    return this.cells[CELL_SUB]! + this.cells[4 * this.outside + CELL_COUNT]!;
   }
 
   clear(): void {
@@ -158,10 +164,10 @@ export abstract class GridCells<T> {
   protected resetCells(): void {
     const cells = this.cells;
     for (let c = 0; c <= this.outside; c++) {
-      cells[4 * c + START] = 0;
-      cells[4 * c + COUNT] = 0;
-      cells[4 * c + CLASS] = -1;
-      cells[4 * c + SUB] = 0;
+      cells[4 * c + CELL_START] = 0;
+      cells[4 * c + CELL_COUNT] = 0;
+      cells[4 * c + CELL_CLASS] = -1;
+      cells[4 * c + CELL_SUB] = 0;
     }
     this.levelCount.fill(0);
   }
@@ -257,7 +263,7 @@ export abstract class GridCells<T> {
     const f = 4 * s;
     if (minX >= fit[f]! && minY >= fit[f + 1]! && maxX < fit[f + 2]! && maxY < fit[f + 3]!) {
       // Still inside its fit box: O(1).
-      const e = 4 * (this.cells[4 * store.node[s]! + START]! + store.pos[s]!);
+      const e = 4 * (this.cells[4 * store.node[s]! + CELL_START]! + store.pos[s]!);
       const box = this.buckets.box;
       box[e] = minX;
       box[e + 1] = minY;
@@ -290,16 +296,16 @@ export abstract class GridCells<T> {
     let la = levelOf(a);
     let lb = levelOf(b);
     while (la > lb) {
-      cells[4 * a + SUB]!--;
+      cells[4 * a + CELL_SUB]!--;
       a = this.parent(a, la--);
     }
     while (lb > la) {
-      cells[4 * b + SUB]!++;
+      cells[4 * b + CELL_SUB]!++;
       b = this.parent(b, lb--);
     }
     while (a !== b) {
-      cells[4 * a + SUB]!--;
-      cells[4 * b + SUB]!++;
+      cells[4 * a + CELL_SUB]!--;
+      cells[4 * b + CELL_SUB]!++;
       a = this.parent(a, la--);
       b = this.parent(b, lb--);
     }
@@ -321,7 +327,7 @@ export abstract class GridCells<T> {
       const maxX = src[i + 2]!;
       const maxY = src[i + 3]!;
       if (minX >= fit[i]! && minY >= fit[i + 1]! && maxX < fit[i + 2]! && maxY < fit[i + 3]!) {
-        const e = 4 * (cells[4 * node[s]! + START]! + pos[s]!);
+        const e = 4 * (cells[4 * node[s]! + CELL_START]! + pos[s]!);
         const box = this.buckets.box;
         box[e] = minX;
         box[e + 1] = minY;
@@ -351,7 +357,7 @@ export abstract class GridCells<T> {
     let L = levelOf(c);
     this.levelCount[L]! += delta;
     for (;;) {
-      cells[4 * c + SUB]! += delta;
+      cells[4 * c + CELL_SUB]! += delta;
       if (L === 0) break;
       c = this.parent(c, L--);
     }
@@ -365,17 +371,17 @@ export abstract class GridCells<T> {
     const maxX = src[i + 2]!;
     const maxY = src[i + 3]!;
     const r = 4 * c;
-    const count = cells[r + COUNT]!;
-    const k = cells[r + CLASS]!;
+    const count = cells[r + CELL_COUNT]!;
+    const k = cells[r + CELL_CLASS]!;
     if (k < 0 || count === 1 << k) this.resize(c, count + 1);
-    const e = cells[r + START]! + count;
+    const e = cells[r + CELL_START]! + count;
     const { box, slot } = this.buckets;
     box[4 * e] = minX;
     box[4 * e + 1] = minY;
     box[4 * e + 2] = maxX;
     box[4 * e + 3] = maxY;
     slot[e] = s;
-    cells[r + COUNT] = count + 1;
+    cells[r + CELL_COUNT] = count + 1;
     store.pos[s] = count;
     store.node[s] = c;
     if (this.fit.length < 4 * store.capacity) {
@@ -434,8 +440,8 @@ export abstract class GridCells<T> {
     const { cells, store } = this;
     const { box, slot } = this.buckets;
     const r = 4 * c;
-    const start = cells[r + START]!;
-    const last = start + cells[r + COUNT]! - 1;
+    const start = cells[r + CELL_START]!;
+    const last = start + cells[r + CELL_COUNT]! - 1;
     const e = start + store.pos[s]!;
     if (e !== last) {
       box.copyWithin(4 * e, 4 * last, 4 * last + 4);
@@ -443,19 +449,19 @@ export abstract class GridCells<T> {
       slot[e] = moved;
       store.pos[moved] = e - start;
     }
-    cells[r + COUNT]!--;
+    cells[r + CELL_COUNT]!--;
   }
 
   // Moves cell c's entries to a bucket that holds at least `need`.
   protected resize(c: number, need: number): void {
     const { cells } = this;
     const r = 4 * c;
-    cells[r + START] = this.buckets.move(
-      cells[r + START]!,
-      cells[r + COUNT]!,
-      cells[r + CLASS]!,
+    cells[r + CELL_START] = this.buckets.move(
+      cells[r + CELL_START]!,
+      cells[r + CELL_COUNT]!,
+      cells[r + CELL_CLASS]!,
       need,
     );
-    cells[r + CLASS] = Buckets.classFor(need);
+    cells[r + CELL_CLASS] = Buckets.classFor(need);
   }
 }

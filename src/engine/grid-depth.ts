@@ -63,7 +63,10 @@ export class DepthChooser {
     return Math.max(0, Math.min(DEPTH_LIMIT, depth));
   }
 
-  /** Sets when to choose again, after a choice for n > 0 items: when the count doubles or falls below a quarter. */
+  /**
+   * Sets when to choose again, after a choice for n > 0 items: when the count doubles or falls
+   * below a quarter.
+   */
   chosen(n: number): void {
     this.grow = 2 * n;
     this.shrink = n >> 2;

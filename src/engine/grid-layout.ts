@@ -7,7 +7,7 @@
 // by one, which grows each bucket through every size class on the way.
 
 import { Buckets } from './buckets.js';
-import { CLASS, COUNT, GridCells, levelOf, START, SUB } from './grid-cells.js';
+import { CELL_CLASS, CELL_COUNT, GridCells, levelOf, CELL_START, CELL_SUB } from './grid-cells.js';
 import { nextDepth, SAMPLE, samplePosition } from './grid-depth.js';
 
 /** The cells of a grid-loose quadtree with its whole-grid operations; LooseGrid adds the walks. */
@@ -91,20 +91,20 @@ export abstract class GridLayout<T> extends GridCells<T> {
       if (items[s] === undefined) continue;
       const c = this.place(src, 4 * s);
       node[s] = c;
-      cells[4 * c + COUNT]!++;
+      cells[4 * c + CELL_COUNT]!++;
     }
     // The buckets side by side, each of the size class of its cell's count; the counts become
     // fill cursors.
     let top = 0;
     for (let c = 0; c <= outside; c++) {
       const r = 4 * c;
-      const k = cells[r + COUNT]!;
+      const k = cells[r + CELL_COUNT]!;
       if (k === 0) continue;
       const size = Buckets.classFor(k);
-      cells[r + START] = top;
-      cells[r + CLASS] = size;
-      cells[r + SUB] = c === outside ? 0 : k;
-      cells[r + COUNT] = 0;
+      cells[r + CELL_START] = top;
+      cells[r + CELL_CLASS] = size;
+      cells[r + CELL_SUB] = c === outside ? 0 : k;
+      cells[r + CELL_COUNT] = 0;
       this.levelCount[c === outside ? this.depth + 1 : levelOf(c)]! += k;
       top += 1 << size;
     }
@@ -119,9 +119,9 @@ export abstract class GridLayout<T> extends GridCells<T> {
       if (items[s] === undefined) continue;
       const c = node[s]!;
       const r = 4 * c;
-      const p = cells[r + COUNT]!;
-      cells[r + COUNT] = p + 1;
-      const e = cells[r + START]! + p;
+      const p = cells[r + CELL_COUNT]!;
+      cells[r + CELL_COUNT] = p + 1;
+      const e = cells[r + CELL_START]! + p;
       box[4 * e] = src[4 * s]!;
       box[4 * e + 1] = src[4 * s + 1]!;
       box[4 * e + 2] = src[4 * s + 2]!;
@@ -135,8 +135,8 @@ export abstract class GridLayout<T> extends GridCells<T> {
     for (let L = this.depth; L > 0; L--) {
       const up = first[L - 1]!;
       for (let c = first[L]!; c < first[L + 1]!; c++) {
-        const k = cells[4 * c + SUB]!;
-        if (k !== 0) cells[4 * (up + ((c - first[L]!) >>> 2)) + SUB]! += k;
+        const k = cells[4 * c + CELL_SUB]!;
+        if (k !== 0) cells[4 * (up + ((c - first[L]!) >>> 2)) + CELL_SUB]! += k;
       }
     }
     this.buckets.adopt(box, slot, top);

@@ -22,7 +22,7 @@
 //   objects", Millington, Game Physics Engine Development, 12.4).
 
 import type { Engine, NodeView } from './engine.js';
-import { COUNT, compact1by1, INF, levelOf, START, SUB } from './grid-cells.js';
+import { CELL_COUNT, compact1by1, INF, levelOf, CELL_START, CELL_SUB } from './grid-cells.js';
 import { GridLayout } from './grid-layout.js';
 import type { Rows } from './rows.js';
 import {
@@ -49,18 +49,24 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
     const { box, slot } = this.buckets;
     const o = 4 * this.outside;
     let n = all
-      ? scanAll(slot, cells[o + START]!, cells[o + START]! + cells[o + COUNT]!, results, 0)
+      ? scanAll(
+          slot,
+          cells[o + CELL_START]!,
+          cells[o + CELL_START]! + cells[o + CELL_COUNT]!,
+          results,
+          0,
+        )
       : scanRect(
           box,
           slot,
-          cells[o + START]!,
-          cells[o + START]! + cells[o + COUNT]!,
+          cells[o + CELL_START]!,
+          cells[o + CELL_START]! + cells[o + CELL_COUNT]!,
           q,
           qi,
           results,
           0,
         );
-    if (cells[SUB] === 0 || n >= limit) return n;
+    if (cells[CELL_SUB] === 0 || n >= limit) return n;
     let sp = 0;
     stack[sp++] = 0;
     while (sp > 0) {
@@ -68,8 +74,8 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
       const inside = c < 0;
       if (inside) c = ~c;
       const r = 4 * c;
-      const from = cells[r + START]!;
-      const to = from + cells[r + COUNT]!;
+      const from = cells[r + CELL_START]!;
+      const to = from + cells[r + CELL_COUNT]!;
       let contained = inside;
       if (!inside) {
         const lb = this.looseBox(c);
@@ -85,7 +91,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
       if (L === depth) continue;
       const kid = first[L + 1]! + 4 * (c - first[L]!);
       for (let k = kid; k < kid + 4; k++)
-        if (cells[4 * k + SUB]! > 0) stack[sp++] = contained ? ~k : k;
+        if (cells[4 * k + CELL_SUB]! > 0) stack[sp++] = contained ? ~k : k;
     }
     return n;
   }
@@ -101,15 +107,15 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
     let n = scanShape(
       box,
       slot,
-      cells[o + START]!,
-      cells[o + START]! + cells[o + COUNT]!,
+      cells[o + CELL_START]!,
+      cells[o + CELL_START]! + cells[o + CELL_COUNT]!,
       shape,
       q,
       qi,
       results,
       0,
     );
-    if (cells[SUB] === 0) return n;
+    if (cells[CELL_SUB] === 0) return n;
     // Cells are pruned by the shape's bounding box first, then by the exact test.
     const sMinX = shape === CIRCLE ? a - c : Math.min(a, c);
     const sMaxX = shape === CIRCLE ? a + c : Math.max(a, c);
@@ -123,12 +129,12 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
       if (lb[0]! > sMaxX || lb[1]! > sMaxY || lb[2]! < sMinX || lb[3]! < sMinY) continue;
       if (!shapeHits(shape, lb[0]!, lb[1]!, lb[2]!, lb[3]!, a, b, c, d)) continue;
       const r = 4 * cell;
-      const from = cells[r + START]!;
-      n = scanShape(box, slot, from, from + cells[r + COUNT]!, shape, q, qi, results, n);
+      const from = cells[r + CELL_START]!;
+      n = scanShape(box, slot, from, from + cells[r + CELL_COUNT]!, shape, q, qi, results, n);
       const L = levelOf(cell);
       if (L === depth) continue;
       const kid = first[L + 1]! + 4 * (cell - first[L]!);
-      for (let k = kid; k < kid + 4; k++) if (cells[4 * k + SUB]! > 0) stack[sp++] = k;
+      for (let k = kid; k < kid + 4; k++) if (cells[4 * k + CELL_SUB]! > 0) stack[sp++] = k;
     }
     return n;
   }
@@ -145,21 +151,21 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
     best.reset(k);
     if (k === 0) return 0;
     const o = 4 * this.outside;
-    const os = cells[o + START]!;
-    scanNearest(box, slot, os, os + cells[o + COUNT]!, metric, q, qi, best);
-    if (cells[SUB]! > 0) queue.push(0, 0);
+    const os = cells[o + CELL_START]!;
+    scanNearest(box, slot, os, os + cells[o + CELL_COUNT]!, metric, q, qi, best);
+    if (cells[CELL_SUB]! > 0) queue.push(0, 0);
     while (queue.length > 0) {
       const bound = best.full ? Math.min(limit, best.worst()) : limit;
       if (queue.peekKey() > bound) break;
       const cell = queue.pop();
       const r = 4 * cell;
-      const from = cells[r + START]!;
-      scanNearest(box, slot, from, from + cells[r + COUNT]!, metric, q, qi, best);
+      const from = cells[r + CELL_START]!;
+      scanNearest(box, slot, from, from + cells[r + CELL_COUNT]!, metric, q, qi, best);
       const L = levelOf(cell);
       if (L === depth) continue;
       const kid = first[L + 1]! + 4 * (cell - first[L]!);
       for (let k = kid; k < kid + 4; k++) {
-        if (cells[4 * k + SUB] === 0) continue;
+        if (cells[4 * k + CELL_SUB] === 0) continue;
         const lb = this.looseBox(k);
         // Shaded by a few ulps, so that rounding never ranks a cell behind an item inside it.
         const key = boxKey(metric, lb[0]!, lb[1]!, lb[2]!, lb[3]!, a, b, c, d) * NODE_SHADE;
@@ -179,8 +185,8 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
     const cells = this.cells;
     const { box, slot } = this.buckets;
     const o = 4 * this.outside;
-    const oFrom = cells[o + START]!;
-    const oTo = oFrom + cells[o + COUNT]!;
+    const oFrom = cells[o + CELL_START]!;
+    const oTo = oFrom + cells[o + CELL_COUNT]!;
     // The outside list against itself.
     const pairs = this.outsidePairs;
     const rows = this.rows;
@@ -190,7 +196,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
     try {
       pairs.scan(box, slot, oFrom, oTo, box, slot, 0, 0, callback);
       pairs.flush(callback);
-      const total = cells[SUB]!;
+      const total = cells[CELL_SUB]!;
       if (total === 0) return;
       rows.enter();
       try {
@@ -253,7 +259,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
     const { cells, pairStack: stack, first, depth } = this;
     const rows = this.rows;
     const { start, fill, minY, maxY } = rows;
-    const total = cells[SUB]!;
+    const total = cells[CELL_SUB]!;
     rows.reserve(total);
     if (this.cellList.length < total)
       this.cellList = new Int32Array(Math.max(total, 2 * this.cellList.length));
@@ -269,11 +275,11 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
       const L = levelOf(c);
       if (L < depth) {
         const kid = first[L + 1]! + 4 * (c - first[L]!);
-        for (let k = kid + 3; k >= kid; k--) if (cells[4 * k + SUB]! > 0) stack[sp++] = k;
+        for (let k = kid + 3; k >= kid; k--) if (cells[4 * k + CELL_SUB]! > 0) stack[sp++] = k;
       }
-      const count = cells[4 * c + COUNT]!;
+      const count = cells[4 * c + CELL_COUNT]!;
       if (count === 0) continue;
-      const from = cells[4 * c + START]!;
+      const from = cells[4 * c + CELL_START]!;
       sortByMinX(box, slot, from, from + count, pos, from);
       list[nl++] = c;
       start[(1 << L) + compact1by1((c - first[L]!) >>> 1)]! += count;
@@ -291,8 +297,8 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
       const c = list[k]!;
       const L = levelOf(c);
       const r = (1 << L) - 1 + compact1by1((c - first[L]!) >>> 1);
-      const from = cells[4 * c + START]!;
-      const to = from + cells[4 * c + COUNT]!;
+      const from = cells[4 * c + CELL_START]!;
+      const to = from + cells[4 * c + CELL_COUNT]!;
       let n = fill[r]!;
       let lo = minY[r]!;
       let hi = maxY[r]!;
@@ -374,10 +380,11 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
       view.height = s;
       view.depth = L;
       // The root also holds the outside list.
-      view.count = cells[4 * c + COUNT]! + (c === 0 ? cells[4 * this.outside + COUNT]! : 0);
+      view.count =
+        cells[4 * c + CELL_COUNT]! + (c === 0 ? cells[4 * this.outside + CELL_COUNT]! : 0);
       if (callback(view) === true || L === depth) continue;
       const kid = first[L + 1]! + 4 * m;
-      for (let k = kid + 3; k >= kid; k--) if (cells[4 * k + SUB]! > 0) stack[sp++] = k;
+      for (let k = kid + 3; k >= kid; k--) if (cells[4 * k + CELL_SUB]! > 0) stack[sp++] = k;
     }
   }
 }

@@ -5,17 +5,17 @@
 import type { RegionTree } from './tree.js';
 import {
   allocChildren,
-  CHILD,
-  CLASS,
-  COUNT,
-  CX,
-  CY,
+  NODE_CHILD,
+  NODE_CLASS,
+  NODE_COUNT,
+  NODE_CX,
+  NODE_CY,
   childCell,
-  DEPTH,
+  NODE_DEPTH,
   EXACT,
   regroup,
-  START,
-  SUB,
+  NODE_START,
+  NODE_SUB,
 } from './tree-nodes.js';
 
 /** A rebuild's buffer of entries: item slots and their boxes. */
@@ -39,7 +39,7 @@ const NO_CELLS = new Float64Array(4 * 4 * 6).fill(Number.POSITIVE_INFINITY);
  * depths read it, nodes at even depths the first), like the partition of a radix sort.
  */
 export function rebuild(tree: RegionTree<unknown>, p: number): void {
-  const total = tree.lk[SUB]!;
+  const total = tree.lk[NODE_SUB]!;
   // Gather: the placed entries after the buffered ones.
   if (tree.pendSlot.length < total) tree.growPending(total, p);
   let m = p;
@@ -52,16 +52,16 @@ export function rebuild(tree: RegionTree<unknown>, p: number): void {
     while (sp > 0) {
       const n = stack[--sp]!;
       const l = 8 * n;
-      const from = lk[l + START]!;
-      const count = lk[l + COUNT]!;
+      const from = lk[l + NODE_START]!;
+      const count = lk[l + NODE_COUNT]!;
       copyRange(slot, box, from, from + count, pendSlot, pendBox, m);
       m += count;
-      const c = lk[l + CHILD]!;
-      if (c >= 0) for (let k = c; k < c + 4; k++) if (lk[8 * k + SUB]! > 0) stack[sp++] = k;
+      const c = lk[l + NODE_CHILD]!;
+      if (c >= 0) for (let k = c; k < c + 4; k++) if (lk[8 * k + NODE_SUB]! > 0) stack[sp++] = k;
     }
   }
   tree.reset();
-  tree.lk[SUB] = total;
+  tree.lk[NODE_SUB] = total;
   // Tasks: a node, its items' range [lo, hi) and the buffer they are in. The first buffer (the
   // pending one) becomes the bucket array at the end: each node's bucket is its range there,
   // exactly sized, so ranges that end in the second buffer are copied back.
@@ -85,7 +85,7 @@ export function rebuild(tree: RegionTree<unknown>, p: number): void {
     const lo = tasks[--sp]!;
     const n = tasks[--sp]!;
     const l = 8 * n;
-    const d = tree.lk[l + DEPTH]!;
+    const d = tree.lk[l + NODE_DEPTH]!;
     const src = inB ? b : a;
     const dst = inB ? a : b;
     if (hi - lo <= maxObjects || d >= maxLevels) {
@@ -122,7 +122,7 @@ export function rebuild(tree: RegionTree<unknown>, p: number): void {
       const k = c + q;
       const from = edge[5 * q]!;
       const to = edge[5 * q + 5]!;
-      tree.lk[8 * k + SUB] = to - from;
+      tree.lk[8 * k + NODE_SUB] = to - from;
       if (to === from) continue;
       if (!two || to - from <= maxObjects) {
         // Its items not grouped further (or a leaf, whatever their groups).
@@ -138,7 +138,7 @@ export function rebuild(tree: RegionTree<unknown>, p: number): void {
       for (let r = 3; r >= 0; r--) {
         const f = edge[5 * q + 1 + r]!;
         const t = edge[5 * q + 2 + r]!;
-        tree.lk[8 * (kc + r) + SUB] = t - f;
+        tree.lk[8 * (kc + r) + NODE_SUB] = t - f;
         if (t === f) continue;
         tasks[sp++] = kc + r;
         tasks[sp++] = f;
@@ -151,7 +151,7 @@ export function rebuild(tree: RegionTree<unknown>, p: number): void {
   tree.pendSlot = new Int32Array(64);
   tree.pendBox = new Float64Array(4 * 64);
   // Sort the stayers of inner nodes into their regions, and set their bands.
-  for (let n = 0; n < tree.nodeCount; n++) if (tree.lk[8 * n + CHILD]! >= 0) regroup(tree, n);
+  for (let n = 0; n < tree.nodeCount; n++) if (tree.lk[8 * n + NODE_CHILD]! >= 0) regroup(tree, n);
 }
 
 // Makes the items in [lo, hi) of `src` node n's bucket, exactly sized: in `home`, where the
@@ -167,9 +167,9 @@ function own(
 ): void {
   const lk = tree.lk;
   const l = 8 * n;
-  lk[l + START] = lo;
-  lk[l + COUNT] = hi - lo;
-  lk[l + CLASS] = hi > lo ? EXACT : -1;
+  lk[l + NODE_START] = lo;
+  lk[l + NODE_COUNT] = hi - lo;
+  lk[l + NODE_CLASS] = hi > lo ? EXACT : -1;
   if (src === other) copyRange(src.slot, src.box, lo, hi, home.slot, home.box, lo);
   claim(home.slot, lo, hi, tree.store.node, tree.store.pos, n);
 }
@@ -192,8 +192,8 @@ function tagGroups(
   counts: Int32Array,
 ): void {
   counts.fill(0);
-  const cx = geo[l + CX]!;
-  const cy = geo[l + CY]!;
+  const cx = geo[l + NODE_CX]!;
+  const cy = geo[l + NODE_CY]!;
   // Without grandchildren, a table whose tests always fail: group 1 + 5q.
   const kids = cells ?? NO_CELLS;
   for (let e = lo; e < hi; e++) {
@@ -212,7 +212,7 @@ function tagGroups(
       bit(minY < geo[k + 1]!) |
       bit(maxX > geo[k + 2]!) |
       bit(maxY > geo[k + 3]!);
-    const r = bit(x >= geo[k + CX]!) | (bit(y >= geo[k + CY]!) << 1);
+    const r = bit(x >= geo[k + NODE_CX]!) | (bit(y >= geo[k + NODE_CY]!) << 1);
     const o = 24 * q + 6 * r;
     const out2 =
       bit(minX < kids[o]!) |

@@ -5,7 +5,7 @@
 import { boxKey, maxKey, NODE_SHADE } from './scan.js';
 import { scanNearest } from './scan-nearest.js';
 import type { RegionTree } from './tree.js';
-import { CHILD, COUNT, START, SUB } from './tree-nodes.js';
+import { NODE_CHILD, NODE_COUNT, NODE_START, NODE_SUB } from './tree-nodes.js';
 
 /**
  * Writes into `tree.results` the slots of the `k` items nearest to the query q[qi..] under
@@ -31,20 +31,20 @@ export function nearest(
   const { box, slot } = tree.buckets;
   queue.clear();
   best.reset(k);
-  if (k === 0 || lk[SUB] === 0) return 0;
+  if (k === 0 || lk[NODE_SUB] === 0) return 0;
   queue.push(0, 0);
   while (queue.length > 0) {
     const bound = best.full ? Math.min(limit, best.worst()) : limit;
     if (queue.peekKey() > bound) break;
     const node = queue.pop();
     const l = 8 * node;
-    const from = lk[l + START]!;
-    scanNearest(box, slot, from, from + lk[l + COUNT]!, metric, q, qi, best);
-    const first = lk[l + CHILD]!;
+    const from = lk[l + NODE_START]!;
+    scanNearest(box, slot, from, from + lk[l + NODE_COUNT]!, metric, q, qi, best);
+    const first = lk[l + NODE_CHILD]!;
     if (first < 0) continue;
     for (let kid = first; kid < first + 4; kid++) {
       const g = 8 * kid;
-      if (lk[g + SUB] === 0) continue;
+      if (lk[g + NODE_SUB] === 0) continue;
       // Shaded by a few ulps, so that rounding never ranks a node behind an item inside it.
       const key =
         boxKey(metric, geo[g]!, geo[g + 1]!, geo[g + 2]!, geo[g + 3]!, a, b, c, d) * NODE_SHADE;

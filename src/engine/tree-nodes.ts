@@ -7,37 +7,38 @@ import type { RegionTree } from './tree.js';
 
 const INF = Number.POSITIVE_INFINITY;
 
-// Fields of a node's record in `lk` (8 ints).
+// Fields of a node's record in `lk` (8 ints). The grid-loose engine's cell records (grid-cells.ts)
+// have fields of the same meanings at other offsets: CELL_ names there, NODE_ names here.
 /** First of the node's four children; -1 for a leaf. Threads the free list of 4-blocks. */
-export const CHILD = 0;
+export const NODE_CHILD = 0;
 /** Items in the node's subtree, itself included. */
-export const SUB = 1;
+export const NODE_SUB = 1;
 /** Start of the node's bucket. */
-export const START = 2;
+export const NODE_START = 2;
 /** Items in the node itself. */
-export const COUNT = 3;
+export const NODE_COUNT = 3;
 /**
- * Size class of the node's bucket (it holds 2^CLASS entries); -1 when it has none, EXACT when a
- * rebuild sized it to its entries (the next entry moves it to a bucket of a class).
+ * Size class of the node's bucket (it holds 2^NODE_CLASS entries); -1 when it has none, EXACT
+ * when a rebuild sized it to its entries (the next entry moves it to a bucket of a class).
  */
-export const CLASS = 4;
-/** CLASS of a bucket sized exactly by a rebuild: full, and never reused once left. */
+export const NODE_CLASS = 4;
+/** NODE_CLASS of a bucket sized exactly by a rebuild: full, and never reused once left. */
 export const EXACT = -2;
 /** The node's parent; -1 for the root. */
-export const PARENT = 5;
+export const NODE_PARENT = 5;
 /** The node's depth: 0 for the root. */
-export const DEPTH = 6;
+export const NODE_DEPTH = 6;
 /**
- * Entries of an inner node's "A" region: the first NA entries of its bucket, those whose x-range
- * holds the vertical split line. The rest form region "B". Each region keeps a band (see `band`)
- * so that a query can skip the straddlers of a node it only passes through.
+ * Entries of an inner node's "A" region: the first NODE_NA entries of its bucket, those whose
+ * x-range holds the vertical split line. The rest form region "B". Each region keeps a band (see
+ * `band`) so that a query can skip the straddlers of a node it only passes through.
  */
-export const NA = 7;
+export const NODE_NA = 7;
 // Fields of a node's record in `geo` (8 doubles): 0-3 its bounds, then the centre of its cell.
 /** The x of the centre of the node's cell. */
-export const CX = 4;
+export const NODE_CX = 4;
 /** The y of the centre of the node's cell. */
-export const CY = 5;
+export const NODE_CY = 5;
 
 /**
  * Makes node n of `tree` an empty leaf under `parent` at `depth`, with the cell centre (cx, cy)
@@ -57,26 +58,26 @@ export function initNode(
 ): void {
   const { lk, geo } = tree;
   const l = 8 * n;
-  lk[l + CHILD] = -1;
-  lk[l + SUB] = 0;
-  lk[l + START] = 0;
-  lk[l + COUNT] = 0;
-  lk[l + CLASS] = -1;
-  lk[l + PARENT] = parent;
-  lk[l + DEPTH] = depth;
+  lk[l + NODE_CHILD] = -1;
+  lk[l + NODE_SUB] = 0;
+  lk[l + NODE_START] = 0;
+  lk[l + NODE_COUNT] = 0;
+  lk[l + NODE_CLASS] = -1;
+  lk[l + NODE_PARENT] = parent;
+  lk[l + NODE_DEPTH] = depth;
   geo[l] = minX;
   geo[l + 1] = minY;
   geo[l + 2] = maxX;
   geo[l + 3] = maxY;
-  geo[l + CX] = cx;
-  geo[l + CY] = cy;
+  geo[l + NODE_CX] = cx;
+  geo[l + NODE_CY] = cy;
   leafBands(tree, n);
 }
 
 /** Gives node n of `tree` the regions of a leaf: no A region, an unbounded B band. */
 export function leafBands(tree: RegionTree<unknown>, n: number): void {
   const band = tree.band;
-  tree.lk[8 * n + NA] = 0;
+  tree.lk[8 * n + NODE_NA] = 0;
   band[4 * n] = INF;
   band[4 * n + 1] = -INF;
   band[4 * n + 2] = -INF;
@@ -101,20 +102,20 @@ export function put(
   const maxX = src[i + 2]!;
   const maxY = src[i + 3]!;
   const l = 8 * n;
-  const count = lk[l + COUNT]!;
-  const c = lk[l + CLASS]!;
+  const count = lk[l + NODE_COUNT]!;
+  const c = lk[l + NODE_CLASS]!;
   if (c < 0 || count === 1 << c) resize(tree, n, count + 1);
-  const start = lk[l + START]!;
+  const start = lk[l + NODE_START]!;
   let p = count;
   // (A leaf has no A region, and its B band is unbounded: its geometry is not read.)
-  const inner = lk[l + CHILD]! >= 0;
-  const cx = inner ? tree.geo[l + CX]! : 0;
+  const inner = lk[l + NODE_CHILD]! >= 0;
+  const cx = inner ? tree.geo[l + NODE_CX]! : 0;
   const inA = inner && minX <= cx && cx <= maxX;
   if (inA) {
     // The first B entry moves to the end to make room at the end of region A.
-    p = lk[l + NA]!;
+    p = lk[l + NODE_NA]!;
     if (p !== count) copyEntry(tree, n, start + p, start + count);
-    lk[l + NA] = p + 1;
+    lk[l + NODE_NA] = p + 1;
   }
   const e = start + p;
   const { box, slot } = tree.buckets;
@@ -123,7 +124,7 @@ export function put(
   box[4 * e + 2] = maxX;
   box[4 * e + 3] = maxY;
   slot[e] = s;
-  lk[l + COUNT] = count + 1;
+  lk[l + NODE_COUNT] = count + 1;
   store.pos[s] = p;
   store.node[s] = n;
   if (inner) widenBand(tree, n, inA, box, 4 * e);
@@ -137,18 +138,18 @@ export function put(
 export function take(tree: RegionTree<unknown>, s: number, n: number): void {
   const { lk } = tree;
   const l = 8 * n;
-  const start = lk[l + START]!;
-  const last = start + lk[l + COUNT]! - 1;
+  const start = lk[l + NODE_START]!;
+  const last = start + lk[l + NODE_COUNT]! - 1;
   const e = start + tree.store.pos[s]!;
-  const aEnd = start + lk[l + NA]!;
+  const aEnd = start + lk[l + NODE_NA]!;
   if (e < aEnd) {
     if (e !== aEnd - 1) copyEntry(tree, n, aEnd - 1, e);
     if (aEnd - 1 !== last) copyEntry(tree, n, last, aEnd - 1);
-    lk[l + NA]!--;
+    lk[l + NODE_NA]!--;
   } else if (e !== last) {
     copyEntry(tree, n, last, e);
   }
-  lk[l + COUNT]!--;
+  lk[l + NODE_COUNT]!--;
 }
 
 // Copies the entry at `from` to `to` in node n's bucket and tells its slot.
@@ -160,7 +161,7 @@ function copyEntry(tree: RegionTree<unknown>, n: number, from: number, to: numbe
   box[4 * to + 3] = box[4 * from + 3]!;
   const s = slot[from]!;
   slot[to] = s;
-  tree.store.pos[s] = to - tree.lk[8 * n + START]!;
+  tree.store.pos[s] = to - tree.lk[8 * n + NODE_START]!;
 }
 
 /**
@@ -193,9 +194,9 @@ export function regroup(tree: RegionTree<unknown>, n: number): void {
   const { lk, band } = tree;
   const { box } = tree.buckets;
   const l = 8 * n;
-  const start = lk[l + START]!;
-  const end = start + lk[l + COUNT]!;
-  const cx = tree.geo[l + CX]!;
+  const start = lk[l + NODE_START]!;
+  const end = start + lk[l + NODE_COUNT]!;
+  const cx = tree.geo[l + NODE_CX]!;
   // Partition: A entries (x-range holds cx) to the front.
   let a = start;
   for (let e = start; e < end; e++) {
@@ -204,7 +205,7 @@ export function regroup(tree: RegionTree<unknown>, n: number): void {
       a++;
     }
   }
-  lk[l + NA] = a - start;
+  lk[l + NODE_NA] = a - start;
   const b = 4 * n;
   band[b] = INF;
   band[b + 1] = -INF;
@@ -226,7 +227,7 @@ function swapEntries(tree: RegionTree<unknown>, n: number, i: number, j: number)
   const sj = slot[j]!;
   slot[i] = sj;
   slot[j] = si;
-  const start = tree.lk[8 * n + START]!;
+  const start = tree.lk[8 * n + NODE_START]!;
   tree.store.pos[sj] = i - start;
   tree.store.pos[si] = j - start;
 }
@@ -238,8 +239,13 @@ function swapEntries(tree: RegionTree<unknown>, n: number, i: number, j: number)
 export function resize(tree: RegionTree<unknown>, n: number, need: number): void {
   const { lk } = tree;
   const l = 8 * n;
-  lk[l + START] = tree.buckets.move(lk[l + START]!, lk[l + COUNT]!, lk[l + CLASS]!, need);
-  lk[l + CLASS] = Buckets.classFor(need);
+  lk[l + NODE_START] = tree.buckets.move(
+    lk[l + NODE_START]!,
+    lk[l + NODE_COUNT]!,
+    lk[l + NODE_CLASS]!,
+    need,
+  );
+  lk[l + NODE_CLASS] = Buckets.classFor(need);
 }
 
 /**
@@ -255,13 +261,13 @@ export function split(tree: RegionTree<unknown>, n: number): void {
     const c = allocChildren(tree, n);
     const lk = tree.lk;
     const l = 8 * n;
-    const start = lk[l + START]!;
-    const count = lk[l + COUNT]!;
+    const start = lk[l + NODE_START]!;
+    const count = lk[l + NODE_COUNT]!;
     // Each entry goes to the child its centre picks when that child contains it, else stays.
     // First count the movers per child, so each child's bucket is sized once.
     const to = pickTargets(tree, n, start, start + count);
     for (let k = c; k < c + 4; k++) {
-      const need = lk[8 * k + SUB]!;
+      const need = lk[8 * k + NODE_SUB]!;
       if (need > 0) resize(tree, k, need);
     }
     // Then move them; the stayers are packed to the front of n's bucket.
@@ -287,24 +293,24 @@ export function split(tree: RegionTree<unknown>, n: number): void {
         tree.store.pos[s] = kept++;
       }
     }
-    lk[l + COUNT] = kept;
+    lk[l + NODE_COUNT] = kept;
     // Give back the room the movers left; sort the stayers into regions.
     if (kept === 0) {
-      if (lk[l + CLASS]! >= 0) tree.buckets.release(start, lk[l + CLASS]!);
-      lk[l + CLASS] = -1;
-    } else if (Buckets.classFor(kept) < lk[l + CLASS]!) {
+      if (lk[l + NODE_CLASS]! >= 0) tree.buckets.release(start, lk[l + NODE_CLASS]!);
+      lk[l + NODE_CLASS] = -1;
+    } else if (Buckets.classFor(kept) < lk[l + NODE_CLASS]!) {
       resize(tree, n, kept);
     }
     regroup(tree, n);
     for (let k = c; k < c + 4; k++) {
-      if (lk[8 * k + COUNT]! > tree.maxObjects && lk[8 * k + DEPTH]! < tree.maxLevels)
+      if (lk[8 * k + NODE_COUNT]! > tree.maxObjects && lk[8 * k + NODE_DEPTH]! < tree.maxLevels)
         stack[sp++] = k;
     }
   }
 }
 
 // For each entry of [from, to) of inner node n: the child its centre picks if that child
-// contains it, else -1, into `targets`; counts the movers in the children's SUB. Returns `to`.
+// contains it, else -1, into `targets`; counts the movers in the children's NODE_SUB. Returns `to`.
 function pickTargets(tree: RegionTree<unknown>, n: number, from: number, to: number): number {
   if (tree.targets.length < to - from) tree.targets = new Int32Array(2 * (to - from));
   const { targets, lk } = tree;
@@ -313,7 +319,7 @@ function pickTargets(tree: RegionTree<unknown>, n: number, from: number, to: num
     const k = tree.pick(n, box, 4 * e);
     const fits = tree.fits(k, box, 4 * e);
     targets[e - from] = fits ? k : -1;
-    if (fits) lk[8 * k + SUB]!++;
+    if (fits) lk[8 * k + NODE_SUB]!++;
   }
   return to;
 }
@@ -322,7 +328,7 @@ function pickTargets(tree: RegionTree<unknown>, n: number, from: number, to: num
 export function allocChildren(tree: RegionTree<unknown>, n: number): number {
   let c = tree.freeBlock;
   if (c >= 0) {
-    tree.freeBlock = tree.lk[8 * c + CHILD]!;
+    tree.freeBlock = tree.lk[8 * c + NODE_CHILD]!;
   } else {
     c = tree.nodeCount;
     tree.nodeCount += 4;
@@ -330,8 +336,8 @@ export function allocChildren(tree: RegionTree<unknown>, n: number): number {
   }
   const { lk, geo } = tree;
   const l = 8 * n;
-  lk[l + CHILD] = c;
-  const d = lk[l + DEPTH]! + 1;
+  lk[l + NODE_CHILD] = c;
+  const d = lk[l + NODE_DEPTH]! + 1;
   for (let q = 0; q < 4; q++) {
     initNode(tree, c + q, n, d, 0, 0, 0, 0, 0, 0);
     childCell(tree, geo, l, d, q, geo, 8 * (c + q));
@@ -354,14 +360,14 @@ export function childCell(
   out: Float64Array,
   o: number,
 ): void {
-  const x = geo[l + CX]! + (q & 1 ? tree.halfW[d]! : -tree.halfW[d]!);
-  const y = geo[l + CY]! + (q & 2 ? tree.halfH[d]! : -tree.halfH[d]!);
+  const x = geo[l + NODE_CX]! + (q & 1 ? tree.halfW[d]! : -tree.halfW[d]!);
+  const y = geo[l + NODE_CY]! + (q & 2 ? tree.halfH[d]! : -tree.halfH[d]!);
   out[o] = Math.max(geo[l]!, x - tree.looseW[d]!);
   out[o + 1] = Math.max(geo[l + 1]!, y - tree.looseH[d]!);
   out[o + 2] = Math.min(geo[l + 2]!, x + tree.looseW[d]!);
   out[o + 3] = Math.min(geo[l + 3]!, y + tree.looseH[d]!);
-  out[o + CX] = x;
-  out[o + CY] = y;
+  out[o + NODE_CX] = x;
+  out[o + NODE_CY] = y;
 }
 
 function growNodes(tree: RegionTree<unknown>, capacity: number): void {
@@ -389,9 +395,9 @@ export function cleanup(tree: RegionTree<unknown>): void {
   stack[sp++] = 0;
   while (sp > 0) {
     const n = stack[--sp]!;
-    const c = tree.lk[8 * n + CHILD]!;
+    const c = tree.lk[8 * n + NODE_CHILD]!;
     if (c < 0) continue;
-    if (tree.lk[8 * n + SUB]! <= tree.maxObjects) collapse(tree, n, sp);
+    if (tree.lk[8 * n + NODE_SUB]! <= tree.maxObjects) collapse(tree, n, sp);
     else for (let k = c; k < c + 4; k++) stack[sp++] = k;
   }
 }
@@ -403,22 +409,22 @@ export function cleanup(tree: RegionTree<unknown>): void {
 export function collapse(tree: RegionTree<unknown>, n: number, base = 0): void {
   const stack = tree.stack;
   let sp = base;
-  stack[sp++] = tree.lk[8 * n + CHILD]!;
-  tree.lk[8 * n + CHILD] = -1;
+  stack[sp++] = tree.lk[8 * n + NODE_CHILD]!;
+  tree.lk[8 * n + NODE_CHILD] = -1;
   leafBands(tree, n);
   while (sp > base) {
     const c = stack[--sp]!;
     for (let k = c; k < c + 4; k++) {
       const l = 8 * k;
-      const start = tree.lk[l + START]!;
-      const end = start + tree.lk[l + COUNT]!;
+      const start = tree.lk[l + NODE_START]!;
+      const end = start + tree.lk[l + NODE_COUNT]!;
       for (let e = start; e < end; e++) {
         put(tree, tree.buckets.slot[e]!, n, tree.buckets.box, 4 * e);
       }
-      if (tree.lk[l + CLASS]! >= 0) tree.buckets.release(start, tree.lk[l + CLASS]!);
-      if (tree.lk[l + CHILD]! >= 0) stack[sp++] = tree.lk[l + CHILD]!;
+      if (tree.lk[l + NODE_CLASS]! >= 0) tree.buckets.release(start, tree.lk[l + NODE_CLASS]!);
+      if (tree.lk[l + NODE_CHILD]! >= 0) stack[sp++] = tree.lk[l + NODE_CHILD]!;
     }
-    tree.lk[8 * c + CHILD] = tree.freeBlock;
+    tree.lk[8 * c + NODE_CHILD] = tree.freeBlock;
     tree.freeBlock = c;
   }
 }

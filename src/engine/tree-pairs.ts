@@ -4,7 +4,7 @@
 
 import { copyOverlapping } from './scan-pairs.js';
 import type { RegionTree } from './tree.js';
-import { CHILD, COUNT, START, SUB } from './tree-nodes.js';
+import { NODE_CHILD, NODE_COUNT, NODE_START, NODE_SUB } from './tree-nodes.js';
 
 /**
  * Calls `callback(slotA, slotB)` once for every pair of items of `tree` whose boxes overlap
@@ -38,18 +38,18 @@ export function pairs(
     const n = stack[--sp]!;
     top = fe;
     const l = 8 * n;
-    const from = lk[l + START]!;
-    const to = from + lk[l + COUNT]!;
+    const from = lk[l + NODE_START]!;
+    const to = from + lk[l + NODE_COUNT]!;
     // The node's entries against each other and against its frame.
     pairs.scan(box, slot, from, to, tree.frameBox, tree.frameSlot, fs, fe, callback);
-    const c = lk[l + CHILD]!;
+    const c = lk[l + NODE_CHILD]!;
     if (c < 0) continue;
     // The frame of each child: the node's frame and entries that meet the child's bounds, then
     // the entries of its earlier siblings' subtrees that do.
     for (let k = c; k < c + 4; k++) {
-      if (lk[8 * k + SUB] === 0) continue;
+      if (lk[8 * k + NODE_SUB] === 0) continue;
       let room = top + (fe - fs) + (to - from);
-      for (let m = c; m < k; m++) room += lk[8 * m + SUB]!;
+      for (let m = c; m < k; m++) room += lk[8 * m + NODE_SUB]!;
       frameRoom(tree, room, top);
       const { frameBox, frameSlot } = tree;
       const g = 8 * k;
@@ -61,7 +61,7 @@ export function pairs(
       top = copyOverlapping(frameBox, frameSlot, fs, fe, geo, g, frameBox, frameSlot, top);
       top = copyOverlapping(box, slot, from, to, geo, g, frameBox, frameSlot, top);
       for (let m = c; m < k; m++) {
-        if (lk[8 * m + SUB] === 0) continue;
+        if (lk[8 * m + NODE_SUB] === 0) continue;
         const h = 8 * m;
         if (geo[h]! > bMaxX || geo[h + 1]! > bMaxY || geo[h + 2]! < bMinX || geo[h + 3]! < bMinY)
           continue;
@@ -100,13 +100,13 @@ function collect(
   while (sp > 0) {
     const node = stack[--sp]!;
     const l = 8 * node;
-    const from = lk[l + START]!;
-    n = copyOverlapping(box, slot, from, from + lk[l + COUNT]!, q, qi, frameBox, frameSlot, n);
-    const c = lk[l + CHILD]!;
+    const from = lk[l + NODE_START]!;
+    n = copyOverlapping(box, slot, from, from + lk[l + NODE_COUNT]!, q, qi, frameBox, frameSlot, n);
+    const c = lk[l + NODE_CHILD]!;
     if (c < 0) continue;
     for (let k = c; k < c + 4; k++) {
       const g = 8 * k;
-      if (lk[g + SUB] === 0) continue;
+      if (lk[g + NODE_SUB] === 0) continue;
       if (geo[g]! > maxX || geo[g + 1]! > maxY || geo[g + 2]! < minX || geo[g + 3]! < minY)
         continue;
       stack[sp++] = k;

@@ -6,7 +6,16 @@ import type { NodeTable } from './aggregate.js';
 import type { NodeView } from './engine.js';
 import { CIRCLE, scanAll, scanRect, scanShape, shapeHits } from './scan.js';
 import type { RegionTree } from './tree.js';
-import { CHILD, COUNT, CX, CY, DEPTH, NA, START, SUB } from './tree-nodes.js';
+import {
+  NODE_CHILD,
+  NODE_COUNT,
+  NODE_CX,
+  NODE_CY,
+  NODE_DEPTH,
+  NODE_NA,
+  NODE_START,
+  NODE_SUB,
+} from './tree-nodes.js';
 
 /**
  * Writes into `out` from index `n` the slots of the subtree of `start` of `tree` whose boxes
@@ -37,19 +46,19 @@ export function searchRect(
     const inside = node < 0;
     if (inside) node = ~node;
     const l = 8 * node;
-    const from = lk[l + START]!;
-    const to = from + lk[l + COUNT]!;
-    const c = lk[l + CHILD]!;
+    const from = lk[l + NODE_START]!;
+    const to = from + lk[l + NODE_COUNT]!;
+    const c = lk[l + NODE_CHILD]!;
     if (inside) {
       // A node inside the query (pushed as ~node): all its items are answers, no tests needed.
       n = scanAll(slot, from, to, out, n);
-      if (c >= 0) for (let k = c; k < c + 4; k++) if (lk[8 * k + SUB]! > 0) stack[sp++] = ~k;
+      if (c >= 0) for (let k = c; k < c + 4; k++) if (lk[8 * k + NODE_SUB]! > 0) stack[sp++] = ~k;
     } else {
       if (all) {
         n = scanAll(slot, from, to, out, n);
       } else {
         // Each region only if the query meets its band.
-        const na = from + lk[l + NA]!;
+        const na = from + lk[l + NODE_NA]!;
         const b = 4 * node;
         if (na > from && band[b]! <= maxX && band[b + 1]! >= minX) {
           n = scanRect(box, slot, from, na, q, qi, out, n);
@@ -61,7 +70,7 @@ export function searchRect(
       if (c >= 0) {
         // Push the children the query meets, marked (~k) when it contains them.
         for (let k = c; k < c + 4; k++) {
-          if (lk[8 * k + SUB] === 0) continue;
+          if (lk[8 * k + NODE_SUB] === 0) continue;
           const g = 8 * k;
           const bMinX = geo[g]!;
           const bMinY = geo[g + 1]!;
@@ -107,9 +116,9 @@ export function searchShape(
     const node = stack[--sp]!;
     const l = 8 * node;
     // Each region only if the shape's bounding box meets its band.
-    const from = lk[l + START]!;
-    const na = from + lk[l + NA]!;
-    const to = from + lk[l + COUNT]!;
+    const from = lk[l + NODE_START]!;
+    const na = from + lk[l + NODE_NA]!;
+    const to = from + lk[l + NODE_COUNT]!;
     const j = 4 * node;
     if (na > from && band[j]! <= sMaxX && band[j + 1]! >= sMinX) {
       n = scanShape(box, slot, from, na, shape, q, qi, results, n);
@@ -117,12 +126,12 @@ export function searchShape(
     if (band[j + 2]! <= sMaxY && band[j + 3]! >= sMinY) {
       n = scanShape(box, slot, na, to, shape, q, qi, results, n);
     }
-    const first = lk[l + CHILD]!;
+    const first = lk[l + NODE_CHILD]!;
     if (first < 0) continue;
     for (let k = first; k < first + 4; k++) {
       const g = 8 * k;
       if (
-        lk[g + SUB]! > 0 &&
+        lk[g + NODE_SUB]! > 0 &&
         shapeHits(shape, geo[g]!, geo[g + 1]!, geo[g + 2]!, geo[g + 3]!, a, b, c, d)
       ) {
         stack[sp++] = k;
@@ -150,28 +159,28 @@ export function listNodes(tree: RegionTree<unknown>, table: NodeTable): void {
     const p = stack[--sp]!;
     const n = stack[--sp]!;
     const l = 8 * n;
-    const d = lk[l + DEPTH]!;
+    const d = lk[l + NODE_DEPTH]!;
     const k =
       n === 0
         ? table.addNode(p, tree.x, tree.y, tree.width, tree.height)
         : table.addNode(
             p,
-            geo[l + CX]! - halfW[d]!,
-            geo[l + CY]! - halfH[d]!,
+            geo[l + NODE_CX]! - halfW[d]!,
+            geo[l + NODE_CY]! - halfH[d]!,
             2 * halfW[d]!,
             2 * halfH[d]!,
           );
-    const start = lk[l + START]!;
-    const end = start + lk[l + COUNT]!;
+    const start = lk[l + NODE_START]!;
+    const end = start + lk[l + NODE_COUNT]!;
     for (let e = start; e < end; e++) {
       const b = 4 * e;
       table.addEntry(k, slot[e]!, (box[b]! + box[b + 2]!) / 2, (box[b + 1]! + box[b + 3]!) / 2);
     }
-    const c = lk[l + CHILD]!;
+    const c = lk[l + NODE_CHILD]!;
     if (c < 0) continue;
     // Children in quadrant order; those with no item in their subtree are left out.
     for (let q = c + 3; q >= c; q--) {
-      if (lk[8 * q + SUB] === 0) continue;
+      if (lk[8 * q + NODE_SUB] === 0) continue;
       stack[sp++] = q;
       stack[sp++] = k;
     }
@@ -190,15 +199,15 @@ export function visit(tree: RegionTree<unknown>, callback: (node: NodeView) => u
   while (sp > 0) {
     const n = stack[--sp]!;
     const l = 8 * n;
-    const d = tree.lk[l + DEPTH]!;
-    view.x = n === 0 ? tree.x : tree.geo[l + CX]! - halfW[d]!;
-    view.y = n === 0 ? tree.y : tree.geo[l + CY]! - halfH[d]!;
+    const d = tree.lk[l + NODE_DEPTH]!;
+    view.x = n === 0 ? tree.x : tree.geo[l + NODE_CX]! - halfW[d]!;
+    view.y = n === 0 ? tree.y : tree.geo[l + NODE_CY]! - halfH[d]!;
     view.width = n === 0 ? tree.width : 2 * halfW[d]!;
     view.height = n === 0 ? tree.height : 2 * halfH[d]!;
     view.depth = d;
-    view.count = tree.lk[l + COUNT]!;
+    view.count = tree.lk[l + NODE_COUNT]!;
     if (callback(view) === true) continue;
-    const c = tree.lk[l + CHILD]!;
+    const c = tree.lk[l + NODE_CHILD]!;
     if (c >= 0) for (let k = c + 3; k >= c; k--) stack[sp++] = k;
   }
 }

@@ -38,19 +38,19 @@ import { PairBuffer } from './scan-pairs.js';
 import { rebuild } from './tree-build.js';
 import { nearest } from './tree-nearest.js';
 import {
-  CHILD,
-  COUNT,
-  CX,
-  CY,
+  NODE_CHILD,
+  NODE_COUNT,
+  NODE_CX,
+  NODE_CY,
   cleanup,
   collapse,
-  DEPTH,
+  NODE_DEPTH,
   initNode,
-  NA,
-  PARENT,
+  NODE_NA,
+  NODE_PARENT,
   put,
-  START,
-  SUB,
+  NODE_START,
+  NODE_SUB,
   split,
   take,
   widenBand,
@@ -68,11 +68,14 @@ export class RegionTree<T> implements Engine<T> {
   readonly store = new ItemStore<T>();
   /** The entries of every node's bucket. */
   readonly buckets = new Buckets();
-  /** 8 ints per node: CHILD, SUB, START, COUNT, CLASS, PARENT, DEPTH. */
+  /**
+   * 8 ints per node: NODE_CHILD, NODE_SUB, NODE_START, NODE_COUNT, NODE_CLASS, NODE_PARENT,
+   * NODE_DEPTH, NODE_NA.
+   */
   lk: Int32Array;
   /**
    * 8 doubles per node, one cache line: its (loose) bounds clipped to its parent's (the root's
-   * are the plane) minX, minY, maxX, maxY, then the centre of its cell CX, CY.
+   * are the plane) minX, minY, maxX, maxY, then the centre of its cell NODE_CX, NODE_CY.
    */
   geo: Float64Array;
   /**
@@ -88,7 +91,7 @@ export class RegionTree<T> implements Engine<T> {
   /** Walks that call user code are under way: mutation is refused. */
   walking = 0;
 
-  /** @internal The first free 4-block of nodes (-1: none), threaded through CHILD. */
+  /** @internal The first free 4-block of nodes (-1: none), threaded through NODE_CHILD. */
   freeBlock = -1;
   /** @internal Half the cell width at each depth (see `looseW` for the loose half-size). */
   readonly halfW: Float64Array;
@@ -163,7 +166,7 @@ export class RegionTree<T> implements Engine<T> {
 
   /** Number of items. */
   get size(): number {
-    return this.lk[SUB]!;
+    return this.lk[NODE_SUB]!;
   }
 
   /** Removes every item and node but the root. */
@@ -203,7 +206,7 @@ export class RegionTree<T> implements Engine<T> {
     if (s < 0) return s;
     if (this.results.length < this.store.capacity)
       this.results = new Int32Array(this.store.capacity);
-    this.lk[SUB]!++;
+    this.lk[NODE_SUB]!++;
     const p = this.pending++;
     if (p === this.pendSlot.length) this.growPending(2 * p, p);
     this.pendSlot[p] = s;
@@ -234,7 +237,7 @@ export class RegionTree<T> implements Engine<T> {
     const p = this.pending;
     if (p === 0) return;
     this.pending = 0;
-    if (p < BULK_MIN || 2 * p < this.lk[SUB]!) {
+    if (p < BULK_MIN || 2 * p < this.lk[NODE_SUB]!) {
       // (descend does not replace pendBox: it is no bucket.)
       for (let j = 0; j < p; j++) this.descend(this.pendSlot[j]!, 0, this.pendBox, 4 * j);
     } else {
@@ -258,12 +261,12 @@ export class RegionTree<T> implements Engine<T> {
     take(this, s, n);
     const { lk, maxObjects } = this;
     let top = -1;
-    for (let a = n; a >= 0; a = lk[8 * a + PARENT]!) {
+    for (let a = n; a >= 0; a = lk[8 * a + NODE_PARENT]!) {
       const l = 8 * a;
-      if (--lk[l + SUB]! <= maxObjects && lk[l + CHILD]! >= 0) top = a;
+      if (--lk[l + NODE_SUB]! <= maxObjects && lk[l + NODE_CHILD]! >= 0) top = a;
     }
     this.store.release(s);
-    if (lk[SUB] === 0) this.reset();
+    if (lk[NODE_SUB] === 0) this.reset();
     else if (top >= 0) collapse(this, top);
     this.changed();
   }
@@ -282,16 +285,16 @@ export class RegionTree<T> implements Engine<T> {
       // into the child its centre picks, or its centre has left the node's cell (a loose node
       // keeps such an item, but no child can take it): then it is placed again, as an insert
       // would, so that items never pile up in inner nodes.
-      const c = lk[8 * n + CHILD]!;
+      const c = lk[8 * n + NODE_CHILD]!;
       if (c < 0 || (!this.fits(this.pick(n, src, i), src, i) && this.centreInCell(n, src, i))) {
         const p = store.pos[s]!;
-        const e = 4 * (lk[8 * n + START]! + p);
+        const e = 4 * (lk[8 * n + NODE_START]! + p);
         const box = this.buckets.box;
         box[e] = minX;
         box[e + 1] = minY;
         box[e + 2] = maxX;
         box[e + 3] = maxY;
-        widenBand(this, n, p < lk[8 * n + NA]!, src, i);
+        widenBand(this, n, p < lk[8 * n + NODE_NA]!, src, i);
         return;
       }
     }
@@ -299,8 +302,8 @@ export class RegionTree<T> implements Engine<T> {
     // root contains all), then descend from there.
     take(this, s, n);
     while (n !== 0 && (!this.fits(n, src, i) || !this.centreInCell(n, src, i))) {
-      lk[8 * n + SUB]!--;
-      n = lk[8 * n + PARENT]!;
+      lk[8 * n + NODE_SUB]!--;
+      n = lk[8 * n + NODE_PARENT]!;
     }
     this.descend(s, n, src, i);
     this.changed();
@@ -314,7 +317,8 @@ export class RegionTree<T> implements Engine<T> {
     const x = src[i]! + (src[i + 2]! - src[i]!) * 0.5;
     const y = src[i + 1]! + (src[i + 3]! - src[i + 1]!) * 0.5;
     return (
-      this.lk[g + CHILD]! + ((x >= this.geo[g + CX]! ? 1 : 0) | (y >= this.geo[g + CY]! ? 2 : 0))
+      this.lk[g + NODE_CHILD]! +
+      ((x >= this.geo[g + NODE_CX]! ? 1 : 0) | (y >= this.geo[g + NODE_CY]! ? 2 : 0))
     );
   }
 
@@ -333,9 +337,9 @@ export class RegionTree<T> implements Engine<T> {
 
   // Whether the centre of the box src[i..i+3] lies in node n's cell (closed).
   private centreInCell(n: number, src: Float64Array, i: number): boolean {
-    const d = this.lk[8 * n + DEPTH]!;
-    const dx = src[i]! + (src[i + 2]! - src[i]!) * 0.5 - this.geo[8 * n + CX]!;
-    const dy = src[i + 1]! + (src[i + 3]! - src[i + 1]!) * 0.5 - this.geo[8 * n + CY]!;
+    const d = this.lk[8 * n + NODE_DEPTH]!;
+    const dx = src[i]! + (src[i + 2]! - src[i]!) * 0.5 - this.geo[8 * n + NODE_CX]!;
+    const dy = src[i + 1]! + (src[i + 3]! - src[i + 1]!) * 0.5 - this.geo[8 * n + NODE_CY]!;
     const hw = this.halfW[d]!;
     const hh = this.halfH[d]!;
     return dx >= -hw && dx <= hw && dy >= -hh && dy <= hh;
@@ -346,7 +350,7 @@ export class RegionTree<T> implements Engine<T> {
   // overflows.
   private descend(s: number, n: number, src: Float64Array, i: number): void {
     const { lk, geo } = this;
-    if (lk[8 * n + CHILD]! >= 0) {
+    if (lk[8 * n + NODE_CHILD]! >= 0) {
       // The geometry of each node on the way is computed as allocChildren computed it (the same
       // operations on the same numbers, so the same bounds), not read: one cache line per level
       // (the node's record) instead of three.
@@ -357,14 +361,14 @@ export class RegionTree<T> implements Engine<T> {
       const x = minX + (maxX - minX) * 0.5;
       const y = minY + (maxY - minY) * 0.5;
       const g = 8 * n;
-      let cx = geo[g + CX]!;
-      let cy = geo[g + CY]!;
+      let cx = geo[g + NODE_CX]!;
+      let cy = geo[g + NODE_CY]!;
       let x0 = geo[g]!;
       let y0 = geo[g + 1]!;
       let x1 = geo[g + 2]!;
       let y1 = geo[g + 3]!;
-      let d = lk[g + DEPTH]!;
-      let c = lk[g + CHILD]!;
+      let d = lk[g + NODE_DEPTH]!;
+      let c = lk[g + NODE_CHILD]!;
       while (c >= 0) {
         d++;
         const hw = this.halfW[d]!;
@@ -381,8 +385,8 @@ export class RegionTree<T> implements Engine<T> {
         const ky1 = Math.min(y1, ky + lh);
         if (!(minX >= kx0 && minY >= ky0 && maxX <= kx1 && maxY <= ky1)) break;
         n = c + ((right ? 1 : 0) | (top ? 2 : 0));
-        lk[8 * n + SUB]!++;
-        c = lk[8 * n + CHILD]!;
+        lk[8 * n + NODE_SUB]!++;
+        c = lk[8 * n + NODE_CHILD]!;
         cx = kx;
         cy = ky;
         x0 = kx0;
@@ -393,9 +397,9 @@ export class RegionTree<T> implements Engine<T> {
     }
     put(this, s, n, src, i);
     if (
-      lk[8 * n + CHILD]! < 0 &&
-      lk[8 * n + COUNT]! > this.maxObjects &&
-      lk[8 * n + DEPTH]! < this.maxLevels
+      lk[8 * n + NODE_CHILD]! < 0 &&
+      lk[8 * n + NODE_COUNT]! > this.maxObjects &&
+      lk[8 * n + NODE_DEPTH]! < this.maxLevels
     ) {
       split(this, n);
     }

@@ -8,7 +8,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Buckets } from '../../src/engine/buckets.js';
 import type { LooseGrid } from '../../src/engine/grid.js';
-import { CLASS, COUNT, levelOf, START, SUB } from '../../src/engine/grid-cells.js';
+import {
+  CELL_CLASS,
+  CELL_COUNT,
+  levelOf,
+  CELL_START,
+  CELL_SUB,
+} from '../../src/engine/grid-cells.js';
 import { DuplicateItemError, GridLooseQuadtree, type Rect } from '../../src/index.js';
 import {
   boxesOf,
@@ -66,7 +72,7 @@ function expectExact(tree: GridLooseQuadtree<Item>, items: readonly Item[], rng:
   expect(samePairs(pairs, brutePairs(boxes))).toBeNull();
 }
 
-// The grid's records, recounted from its items: each cell's COUNT and SUB (items in its
+// The grid's records, recounted from its items: each cell's CELL_COUNT and CELL_SUB (items in its
 // subtree; none for the outside list), the items per level, each size class large enough (the
 // exact class for the count right after a load, `exact`), live buckets apart and below the
 // pool's top, each slot's cell, bucket entry, box and fit box. Returns the first mismatch.
@@ -92,7 +98,7 @@ function gridError(tree: GridLooseQuadtree<Item>, exact: boolean): string | null
     if (item === undefined) continue;
     const c = store.node[s]!;
     count[c]!++;
-    const e = cells[4 * c + START]! + store.pos[s]!;
+    const e = cells[4 * c + CELL_START]! + store.pos[s]!;
     if (buckets.slot[e] !== s) return `slot ${s}: its entry holds slot ${buckets.slot[e]}`;
     const box = [item.x, item.y, item.x + item.width, item.y + item.height];
     if (box.some((v, k) => buckets.box[4 * e + k] !== v)) return `slot ${s}: wrong box`;
@@ -132,16 +138,16 @@ function gridError(tree: GridLooseQuadtree<Item>, exact: boolean): string | null
   const perLevel = new Int32Array(depth + 2);
   const live: [number, number][] = [];
   for (let c = 0; c <= outside; c++) {
-    const k = cells[4 * c + CLASS]!;
-    if (cells[4 * c + COUNT] !== count[c])
-      return `cell ${c}: COUNT ${cells[4 * c + COUNT]}, holds ${count[c]}`;
-    if (cells[4 * c + SUB] !== sub[c])
-      return `cell ${c}: SUB ${cells[4 * c + SUB]}, subtree ${sub[c]}`;
+    const k = cells[4 * c + CELL_CLASS]!;
+    if (cells[4 * c + CELL_COUNT] !== count[c])
+      return `cell ${c}: CELL_COUNT ${cells[4 * c + CELL_COUNT]}, holds ${count[c]}`;
+    if (cells[4 * c + CELL_SUB] !== sub[c])
+      return `cell ${c}: CELL_SUB ${cells[4 * c + CELL_SUB]}, subtree ${sub[c]}`;
     if (count[c]! > 0 && (k < 0 || 1 << k < count[c]!))
       return `cell ${c}: class ${k} for ${count[c]}`;
     if (exact && k !== (count[c] === 0 ? -1 : Buckets.classFor(count[c]!)))
       return `cell ${c}: class ${k} not exact`;
-    if (k >= 0) live.push([cells[4 * c + START]!, cells[4 * c + START]! + (1 << k)]);
+    if (k >= 0) live.push([cells[4 * c + CELL_START]!, cells[4 * c + CELL_START]! + (1 << k)]);
     perLevel[c === outside ? depth + 1 : levelOf(c)]! += count[c]!;
   }
   if (perLevel.some((v, L) => levelCount[L] !== v)) return 'items per level differ';

@@ -2,17 +2,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RegionTree } from '../../src/engine/tree.js';
 import {
-  CHILD,
-  CLASS,
-  COUNT,
-  CX,
-  CY,
-  DEPTH,
+  NODE_CHILD,
+  NODE_CLASS,
+  NODE_COUNT,
+  NODE_CX,
+  NODE_CY,
+  NODE_DEPTH,
   EXACT,
-  NA,
-  PARENT,
-  START,
-  SUB,
+  NODE_NA,
+  NODE_PARENT,
+  NODE_START,
+  NODE_SUB,
 } from '../../src/engine/tree-nodes.js';
 
 // The engine takes boxes in a Float64Array (src, offset).
@@ -42,14 +42,14 @@ function checkInvariants<T>(t: RegionTree<T>): void {
   while (stack.length > 0) {
     const n = stack.pop()!;
     const l = 8 * n;
-    const start = lk[l + START]!;
-    const count = lk[l + COUNT]!;
-    // A bucket holds its entries: 2^CLASS of them, or exactly as many as a rebuild gave it.
-    if (count > 0 && lk[l + CLASS] !== EXACT) {
-      expect(count).toBeLessThanOrEqual(1 << lk[l + CLASS]!);
+    const start = lk[l + NODE_START]!;
+    const count = lk[l + NODE_COUNT]!;
+    // A bucket holds its entries: 2^NODE_CLASS of them, or exactly as many as a rebuild gave it.
+    if (count > 0 && lk[l + NODE_CLASS] !== EXACT) {
+      expect(count).toBeLessThanOrEqual(1 << lk[l + NODE_CLASS]!);
     }
-    const c = lk[l + CHILD]!;
-    const na = lk[l + NA]!;
+    const c = lk[l + NODE_CHILD]!;
+    const na = lk[l + NODE_NA]!;
     if (c < 0) expect(na).toBe(0);
     for (let e = start; e < start + count; e++) {
       const s = slot[e]!;
@@ -69,7 +69,7 @@ function checkInvariants<T>(t: RegionTree<T>): void {
         // In an inner node: the child its centre picks cannot take it (else it should have sunk).
         const ex = box[4 * e]! + (box[4 * e + 2]! - box[4 * e]!) * 0.5;
         const ey = box[4 * e + 1]! + (box[4 * e + 3]! - box[4 * e + 1]!) * 0.5;
-        const k = c + ((ex >= geo[l + CX]! ? 1 : 0) | (ey >= geo[l + CY]! ? 2 : 0));
+        const k = c + ((ex >= geo[l + NODE_CX]! ? 1 : 0) | (ey >= geo[l + NODE_CY]! ? 2 : 0));
         expect(inside(k, e)).toBe(false);
       }
     }
@@ -77,19 +77,19 @@ function checkInvariants<T>(t: RegionTree<T>): void {
     let below = count;
     if (c >= 0) {
       for (let k = c; k < c + 4; k++) {
-        expect(lk[8 * k + PARENT]).toBe(n);
-        expect(lk[8 * k + DEPTH]).toBe(lk[l + DEPTH]! + 1);
+        expect(lk[8 * k + NODE_PARENT]).toBe(n);
+        expect(lk[8 * k + NODE_DEPTH]).toBe(lk[l + NODE_DEPTH]! + 1);
         // Children's bounds nest in the parent's.
         expect(geo[8 * k]! >= geo[l]! && geo[8 * k + 2]! <= geo[l + 2]!).toBe(true);
         expect(geo[8 * k + 1]! >= geo[l + 1]! && geo[8 * k + 3]! <= geo[l + 3]!).toBe(true);
-        below += lk[8 * k + SUB]!;
+        below += lk[8 * k + NODE_SUB]!;
         stack.push(k);
       }
     } else {
       // A leaf overflows only at the depth limit.
-      expect(count <= t.maxObjects || lk[l + DEPTH] === t.maxLevels).toBe(true);
+      expect(count <= t.maxObjects || lk[l + NODE_DEPTH] === t.maxLevels).toBe(true);
     }
-    expect(lk[l + SUB]).toBe(below);
+    expect(lk[l + NODE_SUB]).toBe(below);
   }
   expect(items).toBe(t.size);
 }
@@ -120,13 +120,16 @@ function shape<T>(t: RegionTree<T>): { nodes: Map<string, string>; slots: Map<nu
   while (stack.length > 0) {
     const n = stack.pop()!;
     const l = 8 * n;
-    const name = `${lk[l + DEPTH]}@${geo[l + CX]},${geo[l + CY]}`;
-    const c = lk[l + CHILD]!;
+    const name = `${lk[l + NODE_DEPTH]}@${geo[l + NODE_CX]},${geo[l + NODE_CY]}`;
+    const c = lk[l + NODE_CHILD]!;
     const bands = Array.from(t.band.subarray(4 * n, 4 * n + 4)).join(' ');
     const kind = c < 0 ? 'leaf' : 'inner';
-    nodes.set(name, `sub ${lk[l + SUB]} count ${lk[l + COUNT]} A ${lk[l + NA]} ${kind} ${bands}`);
-    const start = lk[l + START]!;
-    for (let e = start; e < start + lk[l + COUNT]!; e++) slots.set(buckets.slot[e]!, name);
+    nodes.set(
+      name,
+      `sub ${lk[l + NODE_SUB]} count ${lk[l + NODE_COUNT]} A ${lk[l + NODE_NA]} ${kind} ${bands}`,
+    );
+    const start = lk[l + NODE_START]!;
+    for (let e = start; e < start + lk[l + NODE_COUNT]!; e++) slots.set(buckets.slot[e]!, name);
     if (c >= 0) for (let k = c; k < c + 4; k++) stack.push(k);
   }
   return { nodes, slots };
@@ -212,7 +215,7 @@ describe('RegionTree', () => {
       });
       const rootShare = () => {
         t.flush();
-        return t.lk[COUNT]! / t.size;
+        return t.lk[NODE_COUNT]! / t.size;
       };
       const before = rootShare();
       for (let f = 0; f < 200; f++) {
