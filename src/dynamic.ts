@@ -6,7 +6,7 @@ import type { Engine } from './engine/engine.js';
 import { DuplicateItemError, WalkInProgressError, wrongType } from './errors.js';
 import { QueryIndex } from './queries.js';
 import type { NumberedReader } from './typed-items.js';
-import { BOUNDS, type ItemReader } from './validate.js';
+import type { ItemReader } from './validate.js';
 
 /** The end of a `load` error: nothing was added. */
 const NOTHING_LOADED = '; nothing was loaded';
@@ -23,7 +23,7 @@ const NOTHING_LOADED = '; nothing was loaded';
 export abstract class DynamicIndex<T> extends QueryIndex<T> {
   /** @internal */
   declare protected readonly engine: Engine<T>;
-  /** Reads an item's bounds into BOUNDS, or throws. */
+  /** Reads an item's bounds into an array (at 0..3), or throws. */
   private read: ItemReader<T>;
   private scratch = new Float64Array(0);
 
@@ -53,7 +53,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
     this.idle('insert');
     this.readGuarded(item);
     // The engine tells a duplicate (and changes nothing): one hash operation per insert.
-    if (this.engine.insert(item, BOUNDS, 0) < 0) {
+    if (this.engine.insert(item, this.args, 0) < 0) {
       throw new DuplicateItemError(
         'quadkit: insert(item): the item is already in the index; call update(item) after moving it',
       );
@@ -144,7 +144,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
     const s = this.engine.store.find(item);
     if (s < 0) return false;
     this.readGuarded(item);
-    this.engine.move(s, BOUNDS, 0);
+    this.engine.move(s, this.args, 0);
     return true;
   }
 
@@ -161,7 +161,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
     // Reading calls user code (toRect): it may query, but not change the index meanwhile.
     engine.walking++;
     try {
-      readAll(items, used, read, scratch);
+      readAll(items, used, read, scratch, this.args);
     } finally {
       engine.walking--;
     }
@@ -228,12 +228,13 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
     return this.engine.store.find(item);
   }
 
-  // Reads an item's bounds into BOUNDS; the reader may call user code (toRect), which may query
-  // the index but not change it meanwhile.
+  // Reads an item's bounds into `args`; the reader may call user code (toRect), which may query
+  // the index but not change it meanwhile (a query stages its numbers in `args` too, before the
+  // reader writes the bounds there).
   private readGuarded(item: T): void {
     this.engine.walking++;
     try {
-      this.read(item);
+      this.read(item, this.args);
     } finally {
       this.engine.walking--;
     }
@@ -255,22 +256,24 @@ function duplicate(i: number): DuplicateItemError {
   );
 }
 
-// Reads the bounds of items[0..used) into scratch (4 numbers per slot). A function of its own,
-// outside updateAll's try/finally: V8 compiled the loop inside it on-stack and then deoptimised
-// at the finally block in every frame (about 300 KB of garbage per frame at 50k items).
+// Reads the bounds of items[0..used) into scratch (4 numbers per slot), each through `box`. A
+// function of its own, outside updateAll's try/finally: V8 compiled the loop inside it on-stack
+// and then deoptimised at the finally block in every frame (about 300 KB of garbage per frame at
+// 50k items).
 function readAll<T>(
   items: readonly (T | undefined)[],
   used: number,
-  read: (item: T) => void,
+  read: (item: T, out: Float64Array) => void,
   scratch: Float64Array,
+  box: Float64Array,
 ): void {
   for (let s = 0; s < used; s++) {
     const item = items[s];
     if (item === undefined) continue;
-    read(item);
-    scratch[4 * s] = BOUNDS[0]!;
-    scratch[4 * s + 1] = BOUNDS[1]!;
-    scratch[4 * s + 2] = BOUNDS[2]!;
-    scratch[4 * s + 3] = BOUNDS[3]!;
+    read(item, box);
+    scratch[4 * s] = box[0]!;
+    scratch[4 * s + 1] = box[1]!;
+    scratch[4 * s + 2] = box[2]!;
+    scratch[4 * s + 3] = box[3]!;
   }
 }

@@ -15,7 +15,6 @@ import type {
   VisitNode,
 } from './types.js';
 import {
-  BOUNDS,
   checkCount,
   checkFinite,
   checkFunction,
@@ -25,13 +24,13 @@ import {
   readQueryRect,
 } from './validate.js';
 
-// Puts four query numbers in the engine's argument array.
-function stage(a: number, b: number, c: number, d: number): Float64Array {
-  BOUNDS[0] = a;
-  BOUNDS[1] = b;
-  BOUNDS[2] = c;
-  BOUNDS[3] = d;
-  return BOUNDS;
+// Puts four query numbers in an index's argument array (`args`) and returns it.
+function stage(args: Float64Array, a: number, b: number, c: number, d: number): Float64Array {
+  args[0] = a;
+  args[1] = b;
+  args[2] = c;
+  args[3] = d;
+  return args;
 }
 
 /**
@@ -43,6 +42,14 @@ function stage(a: number, b: number, c: number, d: number): Float64Array {
 export abstract class QueryIndex<T> {
   /** @internal */
   protected readonly engine: QueryEngine;
+  /**
+   * The argument array of this index's engine calls: the four numbers of the query under way,
+   * or the bounds of the item being inserted or moved (the engines read them from offset 0).
+   * Each index has its own, so that user code run during a call (`toRect`, a `nearest` filter)
+   * may query other indexes without touching it.
+   * @internal
+   */
+  protected readonly args = new Float64Array(4);
 
   // The filter of the nearest query under way (typed without T, which would make the class
   // contravariant in it), and the engine's view of it, by slot.
@@ -132,8 +139,8 @@ export abstract class QueryIndex<T> {
   /** Whether any item's bounds overlap the rectangle; stops at the first. */
   collides(rect: Rect): boolean {
     this.notFiltering();
-    readQueryRect(rect);
-    return this.engine.queryRect(BOUNDS, 0, 0, 1) > 0;
+    readQueryRect(rect, this.args);
+    return this.engine.queryRect(this.args, 0, 0, 1) > 0;
   }
 
   /**
@@ -263,7 +270,7 @@ export abstract class QueryIndex<T> {
    */
   searchEdges(minX: number, minY: number, maxX: number, maxY: number, limit: number): T[] {
     this.notFiltering();
-    return this.hitList(this.engine.queryRect(stage(minX, minY, maxX, maxY), 0, 0, limit));
+    return this.hitList(this.engine.queryRect(stage(this.args, minX, minY, maxX, maxY), 0, 0, limit));
   }
 
   /**
@@ -398,15 +405,15 @@ export abstract class QueryIndex<T> {
 
   private rectQuery(rect: Rect, all: number): number {
     this.notFiltering();
-    readQueryRect(rect);
-    return this.engine.queryRect(BOUNDS, 0, all, Number.POSITIVE_INFINITY);
+    readQueryRect(rect, this.args);
+    return this.engine.queryRect(this.args, 0, all, Number.POSITIVE_INFINITY);
   }
 
   private pointQuery(x: number, y: number): number {
     this.notFiltering();
     checkFinite('x', x);
     checkFinite('y', y);
-    return this.engine.queryRect(stage(x, y, x, y), 0, 0, Number.POSITIVE_INFINITY);
+    return this.engine.queryRect(stage(this.args, x, y, x, y), 0, 0, Number.POSITIVE_INFINITY);
   }
 
   private circleQuery(x: number, y: number, r: number): number {
@@ -414,7 +421,7 @@ export abstract class QueryIndex<T> {
     checkFinite('x', x);
     checkFinite('y', y);
     checkNonNegative('r', r, false);
-    return this.engine.searchShape(CIRCLE, stage(x, y, r, 0), 0);
+    return this.engine.searchShape(CIRCLE, stage(this.args, x, y, r, 0), 0);
   }
 
   private segmentQuery(x1: number, y1: number, x2: number, y2: number): number {
@@ -423,7 +430,7 @@ export abstract class QueryIndex<T> {
     checkFinite('y1', y1);
     checkFinite('x2', x2);
     checkFinite('y2', y2);
-    return this.engine.searchShape(SEGMENT, stage(x1, y1, x2, y2), 0);
+    return this.engine.searchShape(SEGMENT, stage(this.args, x1, y1, x2, y2), 0);
   }
 
   private nearestQuery(
@@ -437,7 +444,7 @@ export abstract class QueryIndex<T> {
     checkFinite('x', x);
     checkFinite('y', y);
     checkCount('k', k);
-    return this.bestFirst(POINT, stage(x, y, maxDistanceOf(maxDistance), 0), k, filter);
+    return this.bestFirst(POINT, stage(this.args, x, y, maxDistanceOf(maxDistance), 0), k, filter);
   }
 
   // The best-first search of `nearest` and of the quadkit/geo doors, with or without a filter.
@@ -451,8 +458,9 @@ export abstract class QueryIndex<T> {
     if (filter === undefined) return engine.nearest(metric, q, 0, Math.min(k, this.size));
     checkFunction('filter', filter);
     // The heap asks the filter for each item it would keep; meanwhile the index is read-only.
-    // The filter may query other indexes, which stage their numbers where q is (the walk reads
-    // q as it goes): this search reads a copy of its own.
+    // The filter may query other indexes, and the quadkit/geo doors stage the numbers of every
+    // index's search in one array of their own (the walk reads q as it goes): this search reads
+    // a copy of its own.
     if (this.filterQuery === null) this.filterQuery = new Float64Array(8);
     const own = this.filterQuery;
     own.set(q);
@@ -475,7 +483,7 @@ export abstract class QueryIndex<T> {
     checkFinite('x2', x2);
     checkFinite('y2', y2);
     checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
-    return this.engine.nearest(RAY, stage(x1, y1, x2, y2), 0, Math.min(k, this.size));
+    return this.engine.nearest(RAY, stage(this.args, x1, y1, x2, y2), 0, Math.min(k, this.size));
   }
 
   // The distance along the segment of the i-th hit of the last ray cast.

@@ -18,7 +18,6 @@ import {
 } from './geometry/triangle.js';
 import type { IndexSummary, RayHit, Rect, VisitCallback } from './types.js';
 import {
-  BOUNDS,
   checkFinite,
   checkFlag,
   checkFunction,
@@ -323,10 +322,9 @@ export class TriangleIndex {
 
   // Triangles meeting the query rectangle, ascending, into `results`.
   private rectQuery(rect: Rect): number {
-    readQueryRect(rect);
     const { grid, range, q } = this;
-    if (!grid.span(BOUNDS, 0, range)) return 0;
-    q.set(BOUNDS);
+    readQueryRect(rect, q);
+    if (!grid.span(q, 0, range)) return 0;
     this.nextMark();
     const nx = grid.nx;
     let n = 0;

@@ -7,7 +7,6 @@
 
 import { badField, InvalidTypeError, InvalidValueError, wrongType } from './errors.js';
 import {
-  BOUNDS,
   BOX_LAYOUT,
   badBox,
   checkOptions,
@@ -102,8 +101,8 @@ function numberedReader(
       throw e;
     }
   };
-  const read = (item: number): void => {
-    if (!put(item, BOUNDS, 0)) explain(item);
+  const read = (item: number, out: Float64Array): void => {
+    if (!put(item, out, 0)) explain(item);
   };
   return Object.assign(read, {
     many: (items: readonly number[], out: Float64Array, suffix: string) => {

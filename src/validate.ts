@@ -6,20 +6,17 @@
 import { badField as bad, InvalidValueError, UnknownOptionError, wrongType } from './errors.js';
 import type { PointLike, Rect, RectLike, ToPoint, ToRect } from './types.js';
 
-/** Scratch for the bounds of the item being read: minX, minY, maxX, maxY. */
-export const BOUNDS = new Float64Array(4);
-
 /**
- * Reads an item's bounds into `BOUNDS` (minX, minY, maxX, maxY), through `toRect` when given,
+ * Reads an item's bounds into out[0..3] (minX, minY, maxX, maxY), through `toRect` when given,
  * else from `item.x`, `item.y`, `item.width ?? 0`, `item.height ?? 0`. Throws when they are not
- * finite numbers or a size is negative.
+ * finite numbers or a size is negative (and then writes nothing).
  */
-export function readItem<T>(item: T, toRect: ToRect<T> | undefined): void {
+export function readItem<T>(item: T, toRect: ToRect<T> | undefined, out: Float64Array): void {
   if (toRect === undefined) {
     if (item === null || typeof item !== 'object') {
       wrongType('item', item, 'an object { x, y, width?, height? } (or give options.toRect)');
     }
-    readRectLike(item as unknown as RectLike, 'item');
+    readRectLike(item as unknown as RectLike, 'item', out);
     return;
   }
   if (item === undefined || item === null) {
@@ -29,14 +26,19 @@ export function readItem<T>(item: T, toRect: ToRect<T> | undefined): void {
   if (r === null || typeof r !== 'object') {
     wrongType('toRect(item)', r, 'an object { x, y, width?, height? }');
   }
-  readRectLike(r, 'toRect(item)');
+  readRectLike(r, 'toRect(item)', out);
 }
 
 /**
- * Reads a point item's position into `BOUNDS` (a zero-size box), through `toPoint` when given,
- * else from `item.x`, `item.y`. Throws when they are not finite numbers.
+ * Reads a point item's position into out[0..3] (a zero-size box), through `toPoint` when given,
+ * else from `item.x`, `item.y`. Throws when they are not finite numbers (and then writes
+ * nothing).
  */
-export function readPointItem<T>(item: T, toPoint: ToPoint<T> | undefined): void {
+export function readPointItem<T>(
+  item: T,
+  toPoint: ToPoint<T> | undefined,
+  out: Float64Array,
+): void {
   if (toPoint === undefined) {
     if (item === null || typeof item !== 'object') {
       wrongType('item', item, 'an object { x, y } (or give options.toPoint)');
@@ -52,13 +54,13 @@ export function readPointItem<T>(item: T, toPoint: ToPoint<T> | undefined): void
     bad(`${name}.x`, x, 'a finite number', shapeHint(p, name, 'toPoint'));
   if (typeof y !== 'number' || y - y !== 0)
     bad(`${name}.y`, y, 'a finite number', shapeHint(p, name, 'toPoint'));
-  BOUNDS[0] = x;
-  BOUNDS[1] = y;
-  BOUNDS[2] = x;
-  BOUNDS[3] = y;
+  out[0] = x;
+  out[1] = y;
+  out[2] = x;
+  out[3] = y;
 }
 
-function readRectLike(r: RectLike, name: string): void {
+function readRectLike(r: RectLike, name: string, out: Float64Array): void {
   const { x, y } = r;
   const w = r.width === undefined ? 0 : r.width;
   const h = r.height === undefined ? 0 : r.height;
@@ -74,10 +76,10 @@ function readRectLike(r: RectLike, name: string): void {
   const maxY = y + h;
   if (maxX - maxX !== 0) bad(`${name}.x + width`, maxX, 'finite');
   if (maxY - maxY !== 0) bad(`${name}.y + height`, maxY, 'finite');
-  BOUNDS[0] = x;
-  BOUNDS[1] = y;
-  BOUNDS[2] = maxX;
-  BOUNDS[3] = maxY;
+  out[0] = x;
+  out[1] = y;
+  out[2] = maxX;
+  out[3] = maxY;
 }
 
 // How to fix an item, or a query rectangle, read as `{ x, y, ... }` that has no `x` or `y`: the
@@ -101,18 +103,18 @@ function shapeHint(r: object, name: string, reader: 'toRect' | 'toPoint'): strin
 }
 
 /**
- * Reads one item's bounds into `BOUNDS`, or throws; `many` reads a whole array of items into a
+ * Reads one item's bounds into out[0..3], or throws; `many` reads a whole array of items into a
  * buffer (4 numbers per item) in one loop (see `readRects`).
  */
 export interface ItemReader<T> {
-  (item: T): void;
+  (item: T, out: Float64Array): void;
   many(items: readonly T[], out: Float64Array, suffix: string): void;
 }
 
 /** The reader of a rectangle index's items: `readItem` through `toRect` (checked here). */
 export function rectReader<T>(toRect: ToRect<T> | undefined): ItemReader<T> {
   if (toRect !== undefined) checkFunction('options.toRect', toRect);
-  const read = (item: T): void => readItem(item, toRect);
+  const read = (item: T, out: Float64Array): void => readItem(item, toRect, out);
   return Object.assign(read, {
     many: (items: readonly T[], out: Float64Array, suffix: string) =>
       readRects(items, toRect, out, suffix, 0, items.length),
@@ -122,7 +124,7 @@ export function rectReader<T>(toRect: ToRect<T> | undefined): ItemReader<T> {
 /** The reader of a point index's items: `readPointItem` through `toPoint` (checked here). */
 export function pointReader<T>(toPoint: ToPoint<T> | undefined): ItemReader<T> {
   if (toPoint !== undefined) checkFunction('options.toPoint', toPoint);
-  const read = (item: T): void => readPointItem(item, toPoint);
+  const read = (item: T, out: Float64Array): void => readPointItem(item, toPoint, out);
   return Object.assign(read, {
     many: (items: readonly T[], out: Float64Array, suffix: string) =>
       readPoints(items, toPoint, out, suffix, 0, items.length),
@@ -158,7 +160,7 @@ export function readRects<T>(
     toRect === undefined
       ? copyRects(items as readonly unknown[] as readonly RectLike[], out, start, end)
       : copyThrough(items, toRect, putRect, out, suffix, start, end);
-  if (bad >= 0) rethrow(bad, suffix, () => readItem(items[bad] as T, toRect));
+  if (bad >= 0) rethrow(bad, suffix, (box) => readItem(items[bad] as T, toRect, box));
 }
 
 /**
@@ -184,7 +186,7 @@ export function readPoints<T>(
     toPoint === undefined
       ? copyPoints(items as readonly unknown[] as readonly PointLike[], out, start, end)
       : copyThrough(items, toPoint, putPoint, out, suffix, start, end);
-  if (bad >= 0) rethrow(bad, suffix, () => readPointItem(items[bad] as T, toPoint));
+  if (bad >= 0) rethrow(bad, suffix, (box) => readPointItem(items[bad] as T, toPoint, box));
 }
 
 /**
@@ -199,13 +201,13 @@ export function badRectItem<T>(
   toRect: ToRect<T> | undefined,
   i: number,
 ): never {
-  rethrow(i, '', () => readItem(items[i] as T, toRect));
+  rethrow(i, '', (box) => readItem(items[i] as T, toRect, box));
 }
 
 // Runs the single-item reader on the bad item, which throws its own message, and names the item.
-function rethrow(i: number, suffix: string, readOne: () => void): never {
+function rethrow(i: number, suffix: string, readOne: (box: Float64Array) => void): never {
   try {
-    readOne();
+    readOne(new Float64Array(4));
   } catch (e) {
     throw itemError(e, i, suffix);
   }
@@ -333,11 +335,14 @@ export function badBox(name: string, box: readonly unknown[]): never {
   );
 }
 
-/** Reads a query rectangle into `BOUNDS`; throws when it is not a finite rectangle. */
-export function readQueryRect(rect: Rect): void {
+/**
+ * Reads a query rectangle into out[0..3] (minX, minY, maxX, maxY); throws when it is not a
+ * finite rectangle (and then writes nothing).
+ */
+export function readQueryRect(rect: Rect, out: Float64Array): void {
   if (rect === null || typeof rect !== 'object')
     wrongType('rect', rect, 'an object { x, y, width, height }');
-  readRectLike(rect, 'rect');
+  readRectLike(rect, 'rect', out);
 }
 
 /** Throws unless `value` is a finite number. */
