@@ -1,4 +1,5 @@
 import { type FileHandle, open } from 'node:fs/promises';
+import { isSampleName } from './samples.js';
 
 // The one error the command reports as a message (no stack): the user's input or arguments are
 // wrong, and the text says where and how to fix it.
@@ -15,7 +16,12 @@ export class CliError extends Error {
  */
 export function unreadable(file: string, e: unknown): CliError {
   const err = e as NodeJS.ErrnoException;
-  return new CliError(`${file}: cannot read the file (${err.code ?? err.message})`);
+  // (The examples' files: a newcomer who copies one before `quadkit sample` is told where they are.)
+  const hint =
+    err.code === 'ENOENT' && isSampleName(file)
+      ? '; `quadkit sample` writes the sample files into the current folder'
+      : '';
+  return new CliError(`${file}: cannot read the file (${err.code ?? err.message})${hint}`);
 }
 
 /**

@@ -9,13 +9,12 @@ import { createInterface } from 'node:readline';
 import type { Duplex, Readable } from 'node:stream';
 import { getHeapStatistics } from 'node:v8';
 import { parse as parseCsv } from 'csv-parse';
-import parser from 'stream-json';
-import pick from 'stream-json/filters/pick.js';
-import streamArray from 'stream-json/streamers/stream-array.js';
 import { CliError, openToRead, unreadable } from './errors.js';
+import type { Io } from './io.js';
+import { decimal } from './numbers.js';
 import { progress } from './progress.js';
+import { QK_MAGIC } from './qk-magic.js';
 import { STDIN, STDIN_NAME, spoolStdin } from './stdin.js';
-import { QK_MAGIC } from './store.js';
 
 /** A GeoJSON feature as read from a file (validated later, by the index that takes it). */
 export interface Feature {
@@ -49,6 +48,8 @@ export interface ReadOptions {
    * 64 MiB, or less in a small heap; see `wholeLimit`).
    */
   wholeLimit?: number | undefined;
+  /** What `-` reads (default: the process's standard input). */
+  stdin?: Io['stdin'] | undefined;
 }
 
 /**
@@ -180,7 +181,7 @@ export async function* readFeatures(
     yield* readDisk(file, options);
     return;
   }
-  const spool = await spoolStdin();
+  const spool = await spoolStdin(options.stdin);
   const named = (text: string) => text.split(spool.path).join(STDIN_NAME);
   try {
     for await (const { feature, where } of readDisk(spool.path, options))
@@ -258,6 +259,12 @@ async function* readNdjson(file: string, input: Readable): AsyncGenerator<Source
 // GeoJSON: the elements of `features` (or of a top-level array) are parsed one by one; a
 // single feature or geometry is read whole.
 async function* readGeojson(file: string, input: Readable, first: string): AsyncGenerator<Sourced> {
+  // (The streaming parser is loaded only for the files that need it, larger than wholeLimit.)
+  const [{ default: parser }, { default: pick }, { default: streamArray }] = await Promise.all([
+    import('stream-json'),
+    import('stream-json/filters/pick.js'),
+    import('stream-json/streamers/stream-array.js'),
+  ]);
   // (readFeatures checked that `first` opens a JSON document.)
   // Each stage's error ends the last one, where the loop below reads it.
   // Values come packed, not piece by piece: a quarter faster, and no value is large.
@@ -457,15 +464,6 @@ function pickColumn(
   );
 }
 
-/**
- * The decimal number a text holds, as CSV writers and users write them, else NaN (Number()
- * would also read hex, binary and '' as numbers).
- * @param text - the text, without surrounding spaces.
- */
-export function decimal(text: string): number {
-  return /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(text) ? Number(text) : Number.NaN;
-}
-
 // The number in a coordinate column, in [-limit, limit] (180 for longitude, 90 for latitude).
 function parseCoordinate(
   text: string | undefined,
@@ -602,21 +600,24 @@ export interface InputFlags {
  * @param file - the file's path.
  * @param flags - the command's input flags.
  * @param label - what is being done (`indexing`).
+ * @param io - standard input (for `-`) and standard error (for the bar).
  */
 export async function* readWithProgress(
   file: string,
   flags: InputFlags,
   label: string,
+  io: Io,
 ): AsyncGenerator<Sourced> {
   // (Standard input has no size to show progress against.)
   const { size } = file === STDIN ? { size: 0 } : await stat(file).catch(() => ({ size: 0 }));
-  const bar = progress(`${label} ${basename(file)}`, size, flags.quiet);
+  const bar = await progress(`${label} ${basename(file)}`, size, flags.quiet, io.stderr);
   try {
     yield* readFeatures(file, {
       format: flags.inputFormat,
       lon: flags.lon,
       lat: flags.lat,
       onBytes: (b) => bar.update(b),
+      stdin: io.stdin,
     });
   } finally {
     bar.stop();

@@ -1,34 +1,182 @@
-#!/usr/bin/env node
 // The quadkit command: index, query and join GeoJSON, newline-delimited GeoJSON and CSV files.
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { runIndex } from './commands/index.js';
-import { runJoin } from './commands/join.js';
-import { runQuery } from './commands/query.js';
+// `main` runs one command line on given streams and returns its exit status; bin/quadkit.js
+// calls it with the process's own. Each command's module (and the readers, writers and library
+// it needs) is loaded when that command runs: help and argument errors come at once.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CliError } from './errors.js';
-import { decimal } from './input.js';
+import { type Io, processIo } from './io.js';
+import { decimal, READABLE } from './numbers.js';
 import { STDIN } from './stdin.js';
 
-const program = new Command('quadkit')
-  .description(
-    'Spatial indexes over GeoJSON, newline-delimited GeoJSON and CSV files (longitude/latitude).',
-  )
-  .version('0.2.0')
-  // Argument errors as the others: one line with the quadkit: prefix, and where help is.
-  .configureOutput({
-    outputError: (text, write) => write(text.replace(/^error: /, 'quadkit: ')),
-  })
-  .showHelpAfterError('(quadkit --help, or quadkit COMMAND --help, for the usage)')
-  .addHelpText(
-    'after',
-    `
-Examples:
-  quadkit index cities.csv -o cities.qk
-  quadkit query cities.qk --near 2.2945,48.8584 -k 5
-  quadkit query cities.csv --within 135.768,35.0116,25 --format csv
-  quadkit query countries.geojson --point 14.42,50.09
-  curl -s https://example.com/stops.csv | quadkit query - --within 2.35,48.85,1
-  quadkit join cities.csv countries.geojson --count --format csv`,
+export type { Io } from './io.js';
+
+// The examples each help prints. Every one works as printed, in this order, in any folder: the
+// first writes the sample files the others read (the tests run them all).
+const EXAMPLES = {
+  quadkit: [
+    'quadkit sample',
+    'quadkit query cities.csv --near 2.2945,48.8584 -k 5 --format csv',
+    'quadkit query countries.geojson --point 14.42,50.09 --format ndjson',
+    'quadkit index cities.csv -o cities.qk',
+    'quadkit query cities.qk --bbox 170,-50,-170,-10 --format csv',
+    'cat cities.csv | quadkit query - --within 2.35,48.85,100 --format csv',
+    'quadkit join cities.csv countries.geojson --count --format csv',
+  ],
+  sample: ['quadkit sample', 'quadkit sample data'],
+  index: [
+    'quadkit sample',
+    'quadkit index cities.csv -o cities.qk',
+    'quadkit index countries.geojson -o countries.qk',
+  ],
+  query: [
+    'quadkit sample',
+    'quadkit query cities.csv --near 151.2093,-33.8688 -k 3 --format csv',
+    'quadkit query cities.csv --within 135.768,35.0116,50 --format ndjson',
+    'quadkit query countries.geojson --point -3.7,40.4',
+    'cat cities.csv | quadkit query - --bbox 5.9,45.8,10.5,47.8 --format csv',
+  ],
+  join: [
+    'quadkit sample',
+    'quadkit join cities.csv countries.geojson --as in_country --format csv',
+    'quadkit join cities.csv countries.geojson --count --format csv',
+  ],
+};
+
+const examples = (lines: string[], heading = 'Examples (the first writes the sample files):') =>
+  `\n${heading}\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
+
+const PRECISION = `
+Numbers: distances are great-circle, in kilometres (distance_km). GeoJSON and
+NDJSON output are exact; CSV output rounds distances to ${READABLE.km} decimals (the metre)
+and longitudes and latitudes to ${READABLE.degrees} decimals (0.1 m), unless --full-precision.
+`;
+
+const EXIT = `
+Exit status: 0 when done; 1 on bad arguments or input, with one line on stderr
+that names the file, the line or feature, and the value.
+`;
+
+/**
+ * The command line parser, writing to `io`, and running each command on `io`.
+ * @param io - the streams of this run.
+ */
+function createProgram(io: Io): Command {
+  const program = new Command('quadkit')
+    .description(
+      'Spatial indexes over GeoJSON, newline-delimited GeoJSON and CSV files (longitude/latitude).',
+    )
+    .version('0.2.0')
+    // Errors, help and exits go through `io` and come back to `main` as exceptions.
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      getOutHelpWidth: () => (io.stdout.isTTY ? io.stdout.columns : undefined) ?? 80,
+      getErrHelpWidth: () => (io.stderr.isTTY ? io.stderr.columns : undefined) ?? 80,
+      // Argument errors as the others: one line with the quadkit: prefix, and where help is.
+      outputError: (text, write) => write(text.replace(/^error: /, 'quadkit: ')),
+    })
+    .showHelpAfterError('(quadkit --help, or quadkit COMMAND --help, for the usage)')
+    .addHelpText('after', `${examples(EXAMPLES.quadkit)}${PRECISION}${EXIT}`);
+
+  program
+    .command('sample')
+    .description(
+      "write the sample files the examples read: cities.csv (the world's cities of 100,000 people or more) and countries.geojson",
+    )
+    .argument('[folder]', 'where to write them (made if missing)', '.')
+    .option('-q, --quiet', 'no line naming each file written')
+    .addHelpText(
+      'after',
+      `${examples(EXAMPLES.sample, 'Examples:')}
+A file of the same name already there is left alone if it is the sample, else
+it is an error and nothing is written. Sources: GeoNames cities (CC BY 4.0),
+Natural Earth countries (public domain).
+`,
+    )
+    .action(async (folder: string, options) =>
+      (await import('./commands/sample.js')).runSample(folder, options, io),
+    );
+
+  inputOptions(
+    program
+      .command('index')
+      .description('build a static index of a file and save it with its features (FILE.qk)')
+      .argument('<file>', 'GeoJSON, newline-delimited GeoJSON or CSV file (- for standard input)')
+      .requiredOption('-o, --output <file>', 'the index file to write (conventionally .qk)')
+      .addHelpText('after', examples(EXAMPLES.index)),
+  ).action(async (file: string, options) =>
+    (await import('./commands/index.js')).runIndex(file, options, io),
   );
+
+  inputOptions(
+    program
+      .command('query')
+      .description('write the features of a file or index that match one query to stdout')
+      .argument(
+        '<file>',
+        'a .qk index, or a GeoJSON, newline-delimited GeoJSON or CSV file (- for standard input)',
+      )
+      .option(
+        '--bbox <west,south,east,north>',
+        'features meeting a box (west > east crosses 180°)',
+        list(4),
+      )
+      .option('--point <lon,lat>', 'features containing a point', list(2))
+      .option('--near <lon,lat>', 'the nearest features by great-circle distance', list(2))
+      .option('-k <n>', 'how many nearest features (with --near)', count, 1)
+      .addOption(
+        new Option('--max-km <km>', 'farthest distance for --near, in kilometres')
+          .argParser(positive)
+          .default(Number.POSITIVE_INFINITY, 'no limit'),
+      )
+      .option('--within <lon,lat,km>', 'features within a great-circle radius', list(3))
+      .addOption(outputFormat())
+      .addOption(fullPrecision())
+      .addHelpText('after', `${examples(EXAMPLES.query)}${PRECISION}`),
+  ).action((file: string, options, command: Command) => {
+    if (options.near === undefined) refuse(command, ['-k', '--max-km'], 'applies only to --near');
+    if (file.endsWith('.qk'))
+      refuse(
+        command,
+        ['--input-format', '--lon', '--lat'],
+        'does not apply to a .qk index (it holds its features as they were read)',
+      );
+    refuseFullPrecision(command, options.format);
+    return import('./commands/query.js').then((m) => m.runQuery(file, options, io));
+  });
+
+  inputOptions(
+    program
+      .command('join')
+      .description('tag each point with the polygon containing it, or count points per polygon')
+      .argument('<points>', 'points: GeoJSON, newline-delimited GeoJSON or CSV file (or -)')
+      .argument('<polygons>', 'polygons: GeoJSON or newline-delimited GeoJSON file (or -)')
+      .option('--count', 'write the polygons with the number of points each contains')
+      .option(
+        '--property <name>',
+        'the polygon property copied onto each point (default: name, else the polygon index)',
+      )
+      .option(
+        '--as <name>',
+        'the point property that receives it (default: polygon_ and the property name)',
+      )
+      .addOption(outputFormat())
+      .addOption(fullPrecision())
+      .addHelpText('after', examples(EXAMPLES.join)),
+  ).action((points: string, polygons: string, options, command: Command) => {
+    if (points === STDIN && polygons === STDIN)
+      throw new CliError(
+        'standard input (-) can be read only once: give one of the two files as -',
+      );
+    if (options.count === true)
+      refuse(command, ['--property', '--as'], 'does not apply to --count (it writes point_count)');
+    refuseFullPrecision(command, options.format);
+    return import('./commands/join.js').then((m) => m.runJoin(points, polygons, options, io));
+  });
+
+  return program;
+}
 
 const inputOptions = (command: Command) =>
   command
@@ -48,71 +196,11 @@ const outputFormat = () =>
     .choices(['geojson', 'ndjson', 'csv'])
     .default('geojson');
 
-inputOptions(
-  program
-    .command('index')
-    .description('build a static index of a file and save it with its features (FILE.qk)')
-    .argument('<file>', 'GeoJSON, newline-delimited GeoJSON or CSV file (- for standard input)')
-    .requiredOption('-o, --output <file>', 'the index file to write (conventionally .qk)'),
-).action((file: string, options) => runIndex(file, options));
-
-inputOptions(
-  program
-    .command('query')
-    .description('write the features of a file or index that match one query to stdout')
-    .argument(
-      '<file>',
-      'a .qk index, or a GeoJSON, newline-delimited GeoJSON or CSV file (- for standard input)',
-    )
-    .option(
-      '--bbox <west,south,east,north>',
-      'features meeting a box (west > east crosses 180°)',
-      list(4),
-    )
-    .option('--point <lon,lat>', 'features containing a point', list(2))
-    .option('--near <lon,lat>', 'the nearest features by great-circle distance', list(2))
-    .option('-k <n>', 'how many nearest features (with --near)', count, 1)
-    .addOption(
-      new Option('--max-km <km>', 'farthest distance for --near, in kilometres')
-        .argParser(positive)
-        .default(Number.POSITIVE_INFINITY, 'no limit'),
-    )
-    .option('--within <lon,lat,km>', 'features within a great-circle radius', list(3))
-    .addOption(outputFormat()),
-).action((file: string, options, command: Command) => {
-  if (options.near === undefined) refuse(command, ['-k', '--max-km'], 'applies only to --near');
-  if (file.endsWith('.qk'))
-    refuse(
-      command,
-      ['--input-format', '--lon', '--lat'],
-      'does not apply to a .qk index (it holds its features as they were read)',
-    );
-  return runQuery(file, options);
-});
-
-inputOptions(
-  program
-    .command('join')
-    .description('tag each point with the polygon containing it, or count points per polygon')
-    .argument('<points>', 'points: GeoJSON, newline-delimited GeoJSON or CSV file (or -)')
-    .argument('<polygons>', 'polygons: GeoJSON or newline-delimited GeoJSON file (or -)')
-    .option('--count', 'write the polygons with the number of points each contains')
-    .option(
-      '--property <name>',
-      'the polygon property copied onto each point (default: name, else the polygon index)',
-    )
-    .option(
-      '--as <name>',
-      'the point property that receives it (default: polygon_ and the property name)',
-    )
-    .addOption(outputFormat()),
-).action((points: string, polygons: string, options, command: Command) => {
-  if (points === STDIN && polygons === STDIN)
-    throw new CliError('standard input (-) can be read only once: give one of the two files as -');
-  if (options.count === true)
-    refuse(command, ['--property', '--as'], 'does not apply to --count (it writes point_count)');
-  return runJoin(points, polygons, options);
-});
+const fullPrecision = () =>
+  new Option(
+    '--full-precision',
+    `CSV output: every digit of coordinates and distances (default: ${READABLE.degrees} and ${READABLE.km} decimals)`,
+  );
 
 // A flag given that the command will not read is refused rather than ignored: `-k 5` with
 // `--bbox` means the user expects something the command does not do.
@@ -122,6 +210,15 @@ function refuse(command: Command, flags: string[], why: string): void {
     if (option !== undefined && command.getOptionValueSource(option.attributeName()) === 'cli')
       throw new CliError(`${flag} ${why}`);
   }
+}
+
+function refuseFullPrecision(command: Command, format: string): void {
+  if (format !== 'csv')
+    refuse(
+      command,
+      ['--full-precision'],
+      `applies to --format csv (${format} output is always exact)`,
+    );
 }
 
 function list(n: number) {
@@ -146,20 +243,32 @@ function positive(value: string): number {
   return n;
 }
 
-// A reader that stops early (`| head`) closes stdout: the answer is then complete for it.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
-});
+/**
+ * Runs one command line: parses `argv` (the arguments after `quadkit`), runs the command on
+ * `io`'s streams, and returns the exit status (0 done, 1 bad arguments or input). Errors in the
+ * input are written to `io.stderr` as one line; help and version go to `io.stdout`.
+ * @param argv - the arguments, e.g. `['query', 'cities.csv', '--near', '2.35,48.85']`.
+ * @param io - standard input, output and error (default: the process's own).
+ */
+export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  try {
+    await createProgram(io).parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (e) {
+    // Help, version and argument errors (already written by the parser) end here with their
+    // status.
+    if (e instanceof CommanderError) return e.exitCode;
+    report(e, io.stderr);
+    return 1;
+  }
+}
 
-try {
-  await program.parseAsync();
-} catch (e) {
-  // Input errors are reported as one line naming the file and place; anything else is a bug
-  // and keeps its stack.
+// Input errors are reported as one line naming the file and place; anything else is a bug and
+// keeps its stack.
+function report(e: unknown, stderr: Io['stderr']): void {
   const system = e as NodeJS.ErrnoException;
   if (e instanceof CliError || (e instanceof Error && /^quadkit: /.test(e.message))) {
-    process.stderr.write(`quadkit: ${e.message.replace(/^quadkit: /, '')}\n`);
+    stderr.write(`quadkit: ${e.message.replace(/^quadkit: /, '')}\n`);
   } else if (
     e instanceof Error &&
     typeof system.code === 'string' &&
@@ -167,9 +276,8 @@ try {
   ) {
     // A file the system refused (missing, a directory, no permission): its path and why.
     const path = system.path === undefined ? '' : `${system.path}: `;
-    process.stderr.write(`quadkit: ${path}${system.code} (${system.syscall})\n`);
+    stderr.write(`quadkit: ${path}${system.code} (${system.syscall})\n`);
   } else {
-    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   }
-  process.exitCode = 1;
 }

@@ -1,11 +1,14 @@
 // Writers for the command's answers: a GeoJSON FeatureCollection, newline-delimited GeoJSON, or
 // CSV (points as lon/lat columns, other geometries as a GeoJSON column, then the properties).
 // Each writer waits for the stream to drain, so a large answer never piles up in memory.
+// JSON output keeps every number exact; CSV, a table people read, rounds coordinates and
+// distances to what they can mean (see READABLE), unless asked for full precision.
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { CliError } from './errors.js';
 import type { Feature } from './input.js';
+import { READABLE } from './numbers.js';
 
 /** Output formats. */
 export type OutputFormat = 'geojson' | 'ndjson' | 'csv';
@@ -18,16 +21,32 @@ export interface FeatureWriter {
   end(): Promise<void>;
 }
 
+/** How CSV output writes its numbers. */
+export interface CsvOptions {
+  /**
+   * Whether rows carry the geometry (lon/lat or a GeoJSON column); a table of polygons'
+   * properties reads better without it. Default true.
+   */
+  geometry?: boolean;
+  /** Every digit of coordinates and distances, as JSON output has them. Default false. */
+  fullPrecision?: boolean;
+  /** The property that holds a distance in kilometres (rounded to the metre). */
+  distance?: string;
+}
+
 /**
  * A writer of features in `format` to `out`.
  * @param out - the stream, usually stdout.
  * @param format - `geojson`, `ndjson` or `csv`.
- * @param geometry - whether CSV rows carry the geometry (lon/lat or a GeoJSON column); a table
- * of polygons' properties reads better without it.
+ * @param csv - how CSV rows are written (JSON output is always exact).
  */
-export function featureWriter(out: Writable, format: OutputFormat, geometry = true): FeatureWriter {
+export function featureWriter(
+  out: Writable,
+  format: OutputFormat,
+  csv: CsvOptions = {},
+): FeatureWriter {
   if (format === 'ndjson') return lineWriter(out, (f) => `${JSON.stringify(f)}\n`);
-  if (format === 'csv') return csvWriter(out, geometry);
+  if (format === 'csv') return csvWriter(out, csv);
   let first = true;
   const lines = lineWriter(out, (f) => {
     const text = `${first ? '' : ',\n'}${JSON.stringify(f)}`;
@@ -60,7 +79,20 @@ function lineWriter(out: Writable, text: (f: Feature) => string): FeatureWriter 
 // Values as they read in JSON: true and false, not csv-stringify's 1 and ''.
 const CSV = { cast: { boolean: (value: boolean) => String(value) } };
 
-function csvWriter(out: Writable, geometry: boolean): FeatureWriter {
+// A coordinate rounded to READABLE.degrees decimals, written in as few digits as it needs (2.35,
+// not 2.350000: the data's own precision shows).
+function degrees(value: unknown): unknown {
+  return typeof value === 'number' ? Number(value.toFixed(READABLE.degrees)) : value;
+}
+
+// A distance in kilometres to the metre, always with its 3 decimals (12.300 km).
+function kilometres(value: unknown): unknown {
+  return typeof value === 'number' && Number.isFinite(value) ? value.toFixed(READABLE.km) : value;
+}
+
+function csvWriter(out: Writable, options: CsvOptions): FeatureWriter {
+  const geometry = options.geometry ?? true;
+  const exact = options.fullPrecision ?? false;
   let columns: string[] | null = null;
   let point = false;
   return {
@@ -90,11 +122,13 @@ function csvWriter(out: Writable, geometry: boolean): FeatureWriter {
       const row: unknown[] = [];
       if (geometry && point) {
         const [lon, lat] = (feature.geometry?.coordinates as number[] | undefined) ?? [];
-        row.push(lon, lat);
+        row.push(exact ? lon : degrees(lon), exact ? lat : degrees(lat));
       } else if (geometry) row.push(JSON.stringify(feature.geometry));
       for (let i = row.length; i < columns.length; i++) {
-        const value = properties[columns[i]!];
-        row.push(value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
+        const column = columns[i]!;
+        const value = properties[column];
+        if (column === options.distance && !exact) row.push(kilometres(value));
+        else row.push(value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
       }
       await put(out, stringify([row], CSV));
     },

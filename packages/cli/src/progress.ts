@@ -1,6 +1,6 @@
 // A progress bar on stderr for long work, shown only when stderr is a terminal (and not with
-// --quiet): piped or redirected runs stay quiet.
-import { SingleBar } from 'cli-progress';
+// --quiet): piped or redirected runs stay quiet (and do not load the bar's module).
+import type { Io } from './io.js';
 import { onInterrupt } from './signals.js';
 
 /** Reports progress through some total (bytes of a file, or items). */
@@ -19,12 +19,19 @@ const SILENT: Progress = { update() {}, stop() {} };
  * @param label - what is being done (`indexing cities.csv`).
  * @param total - the amount of work, in the units `update` receives.
  * @param quiet - no bar whatever the terminal.
+ * @param stream - where the bar is drawn (standard error).
  */
-export function progress(label: string, total: number, quiet = false): Progress {
-  if (quiet || !process.stderr.isTTY || !(total > 0)) return SILENT;
+export async function progress(
+  label: string,
+  total: number,
+  quiet = false,
+  stream: Io['stderr'] = process.stderr,
+): Promise<Progress> {
+  if (quiet || !stream.isTTY || !(total > 0)) return SILENT;
+  const { SingleBar } = await import('cli-progress');
   const bar = new SingleBar({
     format: `${label} [{bar}] {percentage}% | {eta_formatted} left`,
-    stream: process.stderr,
+    stream: stream as NodeJS.WritableStream,
     hideCursor: true,
     clearOnComplete: true,
     etaBuffer: 50,

@@ -5,6 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { CliError } from './errors.js';
+import type { Io } from './io.js';
 import { createNow, scratchFolder } from './signals.js';
 
 /** The input file argument that means standard input. */
@@ -24,9 +25,9 @@ export interface Spool {
 /**
  * Copies all of standard input to a scratch file (removed by `dispose`, or if the process is
  * interrupted first). It can be read once: `join` refuses `-` for both of its files.
- * @param input - the stream to copy (default process.stdin).
+ * @param input - the stream to copy (the process's standard input, or what `main` was given).
  */
-export async function spoolStdin(input: NodeJS.ReadStream = process.stdin): Promise<Spool> {
+export async function spoolStdin(input: Io['stdin'] = process.stdin): Promise<Spool> {
   if (input.isTTY)
     throw new CliError(
       'standard input (-) is a terminal: pipe the data in, e.g. cat cities.csv | quadkit query - --bbox …',

@@ -14,12 +14,10 @@ import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { StaticQuadtree } from 'quadkit';
 import { CliError, openToRead } from './errors.js';
 import type { Feature } from './input.js';
+import { QK_MAGIC, QK_VERSION } from './qk-magic.js';
 import { createNow } from './signals.js';
 
-/** The first bytes of a .qk file. */
-export const QK_MAGIC = Buffer.from('QUADKIT\n', 'latin1');
-/** The version of the .qk layout this command writes and reads. */
-export const QK_VERSION = 1;
+export { QK_MAGIC, QK_VERSION } from './qk-magic.js';
 
 /** What the header of a .qk file says. */
 export interface QkHeader {

@@ -1,7 +1,9 @@
-// The quadkit command, run end to end as a user runs it, on real files written from installed
-// packages (the world's cities as CSV, GeoJSON and newline-delimited GeoJSON; the world's
-// countries as GeoJSON): its answers are compared with the library's own and with brute force.
-import { execFile, spawn } from 'node:child_process';
+// The quadkit command, run end to end on real files written from installed packages (the world's
+// cities as CSV, GeoJSON and newline-delimited GeoJSON; the world's countries as GeoJSON): its
+// answers are compared with the library's own and with brute force. Most runs go through `main`
+// in this process; what only a process has (exit status, signals, a closed pipe, a small heap,
+// its real standard input) is run as one.
+import { spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -13,55 +15,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeoIndex, geoNearest, haversine } from '../../../src/geo/index.js';
 import { PointQuadtree } from '../../../src/index.js';
 import { type City, cityFeature, countries, writeDataFiles } from './data.js';
-
-// Each test runs the command several times over real files: generous on a busy machine.
-vi.setConfig({ testTimeout: 300_000 });
-
-const BIN = fileURLToPath(new URL('../bin/quadkit.js', import.meta.url));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs the command with its arguments; never throws on a non-zero exit. `input`, when given, is
- * its standard input; `tmp` its temporary directory.
- */
-function quadkit(
-  args: string[],
-  nodeArgs: string[] = [],
-  input?: string | Buffer,
-  tmp?: string,
-): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [...nodeArgs, BIN, ...args],
-      {
-        maxBuffer: 1 << 30,
-        env: tmp === undefined ? process.env : { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
-      },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        resolve({ code, stdout, stderr });
-      },
-    );
-    if (input !== undefined) child.stdin!.end(input);
-  });
-}
-
-const lines = (text: string) =>
-  text
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l));
+import { BIN, lines, quadkit, subprocess, withTmp } from './run.js';
 
 let dir: string;
 let files: ReturnType<typeof writeDataFiles>;
@@ -69,8 +27,9 @@ let cities: City[];
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'quadkit-cli-'));
-  // Every second city: real data, and a suite that stays quick on a busy machine.
-  files = writeDataFiles(dir, 2);
+  // Every eighth city (about 17,000): real data, more than the 5,000 of the largest --near below,
+  // and a suite that stays quick on a busy machine.
+  files = writeDataFiles(dir, 8);
   cities = files.cities;
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -150,7 +109,7 @@ describe('quadkit index and query', () => {
   it('query --within LON,LAT,KM gives the same answer on CSV, GeoJSON, NDJSON and the index, equal to a haversine scan', async () => {
     const qk = join(dir, 'cities-within.qk');
     expect((await quadkit(['index', files.geojson, '-o', qk])).code).toBe(0);
-    const [lon, lat, km] = [135.768, 35.0116, 40];
+    const [lon, lat, km] = [135.768, 35.0116, 120];
     const scan = cities
       .map((c, i) => ({ c, i, d: haversine(lon, lat, c.lon, c.lat) }))
       .filter((e) => e.d <= km)
@@ -545,7 +504,13 @@ describe('quadkit on bad input', () => {
   });
 
   it('--help explains every command', async () => {
-    for (const args of [['--help'], ['index', '--help'], ['query', '--help'], ['join', '--help']]) {
+    for (const args of [
+      ['--help'],
+      ['sample', '--help'],
+      ['index', '--help'],
+      ['query', '--help'],
+      ['join', '--help'],
+    ]) {
       const run = await quadkit(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^Usage: quadkit/);
@@ -554,6 +519,21 @@ describe('quadkit on bad input', () => {
     expect(help).toContain('--within <lon,lat,km>');
     expect(help).toMatch(/--max-km <km>[\s\S]*?\(default: no limit\)/);
     expect(help).not.toContain('null');
+  });
+
+  it('the process exits with the status main returns: 0 for help, 1 for bad arguments or input, its message on stderr', async () => {
+    const help = await subprocess(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe((await quadkit(['--help'])).stdout);
+    const unknown = await subprocess(['query', files.csv, '--nearest', '0,0']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^quadkit: unknown option '--nearest'/);
+    const missing = await subprocess(['query', join(dir, 'nope.csv'), '--near', '0,0']);
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toBe(
+      `quadkit: ${join(dir, 'nope.csv')}: cannot read the file (ENOENT)\n`,
+    );
   });
 });
 
@@ -566,10 +546,21 @@ describe('quadkit reads standard input as -', () => {
         const want = await quadkit(['query', file, ...args]);
         expect(want.code, want.stderr).toBe(0);
         expect(lines(want.stdout).length).toBeGreaterThan(10);
-        const got = await quadkit(['query', '-', ...args], [], readFileSync(file, 'utf8'), tmp);
+        const got = await withTmp(tmp, () =>
+          quadkit(['query', '-', ...args], readFileSync(file, 'utf8')),
+        );
         expect(got.code, got.stderr).toBe(0);
         expect(lines(got.stdout)).toEqual(lines(want.stdout));
       }
+      // And through a process's own standard input.
+      const piped = await subprocess(['query', '-', ...args], {
+        input: readFileSync(files.csv),
+        tmp,
+      });
+      expect(piped.code, piped.stderr).toBe(0);
+      expect(lines(piped.stdout)).toEqual(
+        lines((await quadkit(['query', files.csv, ...args])).stdout),
+      );
       expect(readdirSync(tmp)).toEqual([]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
@@ -600,7 +591,7 @@ describe('quadkit reads standard input as -', () => {
 
   it('index - and join - read standard input; its errors name stdin and the line', async () => {
     const qk = join(dir, 'piped.qk');
-    const built = await quadkit(['index', '-', '-o', qk], [], readFileSync(files.ndjson, 'utf8'));
+    const built = await quadkit(['index', '-', '-o', qk], readFileSync(files.ndjson, 'utf8'));
     expect(built.code, built.stderr).toBe(0);
     expect(built.stderr).toMatch(/indexed \d+ features of stdin in /);
     const fromFile = join(dir, 'from-file.qk');
@@ -611,7 +602,6 @@ describe('quadkit reads standard input as -', () => {
     );
     const joined = await quadkit(
       ['join', '-', files.countries, '--count', '-f', 'ndjson'],
-      [],
       readFileSync(files.csv, 'utf8'),
     );
     expect(joined.code, joined.stderr).toBe(0);
@@ -620,20 +610,15 @@ describe('quadkit reads standard input as -', () => {
         (await quadkit(['join', files.csv, files.countries, '--count', '-f', 'ndjson'])).stdout,
       ),
     );
-    const bad = await quadkit(
-      ['query', '-', '--bbox', '0,0,5,5'],
-      [],
-      'name,lon,lat\nA,1,2\nB,x,4\n',
-    );
+    const bad = await quadkit(['query', '-', '--bbox', '0,0,5,5'], 'name,lon,lat\nA,1,2\nB,x,4\n');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^quadkit: stdin:3: column "lon" must be a number, got "x"/);
     const noProperty = await quadkit(
       ['join', files.csv, '-', '--property', 'nope'],
-      [],
       readFileSync(files.countries, 'utf8'),
     );
     expect(noProperty.stderr).toMatch(/^quadkit: stdin: no polygon has a property "nope"/);
-    const twice = await quadkit(['join', '-', '-'], [], '');
+    const twice = await quadkit(['join', '-', '-'], '');
     expect(twice.code).toBe(1);
     expect(twice.stderr).toMatch(/standard input \(-\) can be read only once/);
   });
@@ -641,23 +626,25 @@ describe('quadkit reads standard input as -', () => {
 
 describe('quadkit streams its input', () => {
   it('queries a GeoJSON file several times larger than the memory it may use', async () => {
-    // About 12 MB of features (40,000), read with a 16 MB heap: parsing it whole could not fit.
+    // About 12 MB of features (8,000), read with a 16 MB heap: parsing it whole could not fit.
+    // (Fewer and larger features than the cities: the streaming parser's time goes by the
+    // feature, and --near holds up to 2k + 1,024 of them, 1.5 MB of these.)
     const path = join(dir, 'big.geojson');
     const feature = cityFeature(cities[0]!);
     const chunk = Array.from({ length: 1000 }, (_, i) =>
       JSON.stringify({
         ...feature,
-        properties: { ...feature.properties, i, pad: 'x'.repeat(240) },
+        properties: { ...feature.properties, i, pad: 'x'.repeat(1400) },
       }),
     ).join(',\n');
     const parts = ['{"type":"FeatureCollection","features":[\n'];
-    for (let i = 0; i < 40; i++) parts.push(i === 0 ? chunk : `,\n${chunk}`);
+    for (let i = 0; i < 8; i++) parts.push(i === 0 ? chunk : `,\n${chunk}`);
     parts.push('\n]}\n');
     writeFileSync(path, parts.join(''));
     const [lon, lat] = feature.geometry.coordinates as [number, number];
-    const run = await quadkit(
+    const run = await subprocess(
       ['query', path, '--near', `${lon},${lat}`, '-k', '3', '-f', 'ndjson'],
-      ['--max-old-space-size=16'],
+      { nodeArgs: ['--max-old-space-size=16'] },
     );
     expect(run.code, run.stderr).toBe(0);
     expect(lines(run.stdout).map((f) => f.properties.i)).toEqual([0, 1, 2]);

@@ -7,6 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { StaticQuadtree } from 'quadkit';
 import { CliError } from '../errors.js';
 import { batches, type InputFlags, readWithProgress } from '../input.js';
+import type { Io } from '../io.js';
 import { checkBatch, featureBox } from '../shapes.js';
 import { createNow, scratchFolder } from '../signals.js';
 import { displayName, STDIN, STDIN_NAME } from '../stdin.js';
@@ -21,8 +22,9 @@ export interface IndexOptions extends InputFlags {
  * Builds the index of a file and writes it with its features.
  * @param file - the input file.
  * @param options - the command's options.
+ * @param io - what `-` reads; standard error for the progress bar and the closing line.
  */
-export async function runIndex(file: string, options: IndexOptions): Promise<void> {
+export async function runIndex(file: string, options: IndexOptions, io: Io): Promise<void> {
   // The output checked before the input is read: a file (not standard output), not the input
   // itself, in a writable folder.
   if (options.output === STDIN)
@@ -56,7 +58,7 @@ export async function runIndex(file: string, options: IndexOptions): Promise<voi
     let bytes = 0;
     let points = true;
     try {
-      const source = readWithProgress(file, options, 'indexing');
+      const source = readWithProgress(file, options, 'indexing', io);
       for await (const { features, places } of batches(source)) {
         // Each batch is checked by the library before any of it is written.
         checkBatch(features, places);
@@ -87,7 +89,7 @@ export async function runIndex(file: string, options: IndexOptions): Promise<voi
       featureFile,
     );
     if (!options.quiet)
-      process.stderr.write(
+      io.stderr.write(
         `quadkit: indexed ${count} features of ${displayName(file)} in ${options.output}\n`,
       );
   } finally {

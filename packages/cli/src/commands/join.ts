@@ -3,6 +3,7 @@
 // counted per polygon.
 import { CliError } from '../errors.js';
 import { type Feature, type InputFlags, readFeatures, readWithProgress } from '../input.js';
+import type { Io } from '../io.js';
 import { featureWriter, type OutputFormat } from '../output.js';
 import { checkBatch, firstContaining, pointOf } from '../shapes.js';
 import { displayName } from '../stdin.js';
@@ -13,6 +14,7 @@ export interface JoinOptions extends InputFlags {
   property?: string;
   as?: string;
   format: OutputFormat;
+  fullPrecision?: boolean;
 }
 
 /**
@@ -20,16 +22,18 @@ export interface JoinOptions extends InputFlags {
  * @param pointsFile - the points.
  * @param polygonsFile - the polygons.
  * @param options - the command's options.
+ * @param io - where the answer goes (stdout), what `-` reads.
  */
 export async function runJoin(
   pointsFile: string,
   polygonsFile: string,
   options: JoinOptions,
+  io: Io,
 ): Promise<void> {
   // The polygons: read whole into an index (they are the small side of a join).
   const polygons: Feature[] = [];
   const places: string[] = [];
-  for await (const { feature, where } of readFeatures(polygonsFile)) {
+  for await (const { feature, where } of readFeatures(polygonsFile, { stdin: io.stdin })) {
     polygons.push(feature);
     places.push(where);
   }
@@ -48,8 +52,9 @@ export async function runJoin(
 
   // The points: streamed, each looked up once.
   const counts = new Float64Array(polygons.length);
-  const writer = options.count ? null : featureWriter(process.stdout, options.format);
-  for await (const { feature, where } of readWithProgress(pointsFile, options, 'joining')) {
+  const fullPrecision = options.fullPrecision === true;
+  const writer = options.count ? null : featureWriter(io.stdout, options.format, { fullPrecision });
+  for await (const { feature, where } of readWithProgress(pointsFile, options, 'joining', io)) {
     const [lon, lat] = pointOf(feature, where, 'join takes point features on its first file');
     const found = firstContaining(index, lon, lat, scratch);
     if (found >= 0) counts[found]!++;
@@ -65,7 +70,7 @@ export async function runJoin(
   if (writer !== null) return writer.end();
 
   // --count: the polygons with the number of points in each.
-  const out = featureWriter(process.stdout, options.format, false);
+  const out = featureWriter(io.stdout, options.format, { geometry: false, fullPrecision });
   for (let i = 0; i < polygons.length; i++) {
     const polygon = polygons[i]!;
     await out.write({

@@ -4,9 +4,9 @@
 import { geoSearchBox } from 'quadkit/geo';
 import { CliError } from '../errors.js';
 import { batches, type Feature, type InputFlags, readWithProgress } from '../input.js';
+import type { Io } from '../io.js';
 import { featureWriter, type OutputFormat } from '../output.js';
 import { checkBatch, greatCircleKm, matching, nearestPoints, pointOf } from '../shapes.js';
-import { QkFile } from '../store.js';
 
 /** Options of `quadkit query`. */
 export interface QueryOptions extends InputFlags {
@@ -17,6 +17,7 @@ export interface QueryOptions extends InputFlags {
   maxKm: number;
   within?: number[];
   format: OutputFormat;
+  fullPrecision?: boolean;
 }
 
 type Write = (feature: Feature) => Promise<void>;
@@ -33,13 +34,17 @@ type Query =
  * order.
  * @param file - a .qk index or a data file.
  * @param options - the command's options.
+ * @param io - where the answer goes (stdout), what `-` reads.
  */
-export async function runQuery(file: string, options: QueryOptions): Promise<void> {
+export async function runQuery(file: string, options: QueryOptions, io: Io): Promise<void> {
   const query = checkQuery(options);
-  const writer = featureWriter(process.stdout, options.format);
+  const writer = featureWriter(io.stdout, options.format, {
+    fullPrecision: options.fullPrecision === true,
+    distance: DISTANCE,
+  });
   const write = (feature: Feature) => writer.write(feature);
   if (file.endsWith('.qk')) await queryIndex(file, query, write);
-  else await queryStream(file, query, options, write);
+  else await queryStream(file, query, options, io, write);
   await writer.end();
 }
 
@@ -80,6 +85,8 @@ function checkQuery(options: QueryOptions): Query {
 
 // A .qk index: candidates from the tree, then the exact test on the features read from disk.
 async function queryIndex(file: string, query: Query, write: Write): Promise<void> {
+  // (The packed tree's module is loaded only for an index.)
+  const { QkFile } = await import('../store.js');
   const qk = await QkFile.open(file);
   try {
     if (query.kind === 'near') {
@@ -120,13 +127,14 @@ async function queryStream(
   file: string,
   query: Query,
   options: QueryOptions,
+  io: Io,
   write: Write,
 ): Promise<void> {
   const kept: { feature: Feature; distance: number; order: number }[] = [];
   let order = 0;
   // No feature farther than this can be among the k nearest (the k-th distance at the last cut).
   let cut = Number.POSITIVE_INFINITY;
-  const source = readWithProgress(file, options, 'querying');
+  const source = readWithProgress(file, options, 'querying', io);
   if (query.kind !== 'near') {
     for await (const { features, places } of batches(source))
       for (const i of matching(checkBatch(features, places), query)) await write(features[i]!);
@@ -161,6 +169,9 @@ function byDistance(a: { distance: number; order: number }, b: typeof a): number
   return a.distance - b.distance || a.order - b.order;
 }
 
+/** The property that receives a feature's great-circle distance from the query, in km. */
+export const DISTANCE = 'distance_km';
+
 function withDistance(feature: Feature, distance: number): Feature {
-  return { ...feature, properties: { ...(feature.properties ?? {}), distance_km: distance } };
+  return { ...feature, properties: { ...(feature.properties ?? {}), [DISTANCE]: distance } };
 }
