@@ -4,6 +4,7 @@
 // engine/aggregate.ts.
 
 import type { NodeTable } from './engine/aggregate.js';
+import type { ListingEngine } from './engine/engine.js';
 import { InvalidTypeError, WalkInProgressError } from './errors.js';
 import type { AggregateNode } from './types.js';
 import { checkFunction } from './validate.js';
@@ -24,15 +25,6 @@ export interface AggregateOptions<T> {
   reduce?: ((a: number, b: number) => number) | undefined;
   /** The value of a node with no items (default 0). */
   initial?: number | undefined;
-}
-
-/**
- * What visitAfter needs of an engine.
- * @internal
- */
-export interface ListingEngine {
-  walking: number;
-  listNodes(table: NodeTable): void;
 }
 
 const sum = (a: number, b: number): number => a + b;

@@ -262,6 +262,10 @@ export abstract class QueryIndex<T> {
     return n;
   }
 
+  // The three members below are what quadkit/geo uses of an index (GeoAccess in
+  // engine/engine.ts); pairSlots, with DynamicIndex's itemOf, generationOf and slotOf, what
+  // ContactTracker uses (SlotAccess there).
+
   /**
    * Items whose bounds overlap the closed box from (minX, minY) to (maxX, maxY), whose edges may
    * be infinite; with `limit`, the search stops soon after finding that many. The arguments are

@@ -1,22 +1,32 @@
+// The index contract in one place: what an engine offers its front door (QueryEngine for the
+// queries of QueryIndex, Engine for the mutators of DynamicIndex, ListingEngine for visitAfter),
+// the node every `visit` hands out, and what the add-ons built on the indexes (quadkit/geo,
+// ContactTracker) use of them beyond the public queries.
+//
+// Who does what. A front door (src/queries.ts, src/dynamic.ts and the index classes) checks the
+// arguments of every call and the bounds of every item it is handed one by one, stages the
+// numbers in its own argument array, and maps the slots an engine answers back to items. An
+// engine works on slots and numbers, with three exceptions, each where the speed or the format
+// needs it:
+// - the packed build reads the caller's items itself, through a BoxSource (sources.ts), in the
+//   passes that use their numbers, and names a bad item through validate.ts;
+// - an engine whose input is binary or a mesh checks it where it reads it (PackedTree.open for a
+//   buffer, triangle-mesh.ts for a mesh) and throws;
+// - `pairs` is handed the items by slot and calls back with the items, so that there is no
+//   wrapper call per pair.
 // Numbers travel in Float64Arrays (src, offset), not as double arguments, which V8 would box on
 // calls it does not inline (see scan.ts).
-//
-// What every dynamic index engine offers its front door: item slots, mutation by slot, and
-// queries that write slots into `results`. The front door (src/dynamic.ts) validates input and
-// maps slots to items; the engines never see user objects except as opaque keys.
 
+import type { VisitNode } from '../types.js';
+import type { NodeTable } from './aggregate.js';
 import type { ItemStore } from './items.js';
 import type { KBest } from './queue.js';
 
-/** The node passed to `visit` callbacks; one object, reused. */
-export interface NodeView {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  depth: number;
-  count: number;
-}
+/**
+ * The node an engine's `visit` passes to its callback: the public `VisitNode` (cell, depth and
+ * the items stored in the node itself), one object reused for every call.
+ */
+export type { VisitNode };
 
 /** A spatial index over item slots, as the queries see it. */
 export interface QueryEngine {
@@ -56,7 +66,7 @@ export interface QueryEngine {
    */
   pairs(callback: (a: number, b: number) => void, items: readonly unknown[] | null): void;
   /** Calls back for every node or cell, parents first; `true` skips the children. */
-  visit(callback: (node: NodeView) => unknown): void;
+  visit(callback: (node: VisitNode) => unknown): void;
 }
 
 /** A dynamic spatial index over item slots. */
@@ -80,4 +90,59 @@ export interface Engine<T> extends QueryEngine {
   clear(): void;
   /** Frees what removals and moves left empty. */
   cleanup(): void;
+}
+
+/** What `visitAfter` (src/aggregates.ts) needs of an engine: its nodes listed into a table. */
+export interface ListingEngine {
+  /** Walks that call user code are under way (visitAfter is one). */
+  walking: number;
+  /**
+   * Lists the nodes in pre-order and the entries of each, at the centre of their boxes, into
+   * `table` (see aggregate.ts).
+   */
+  listNodes(table: NodeTable): void;
+}
+
+/**
+ * What quadkit/geo uses of an index beyond its public queries: members of QueryIndex marked
+ * `@internal` (left out of the published types, so an add-on outside this package cannot use
+ * them). The arguments are checked by the add-on.
+ * @typeParam T - the item type.
+ */
+export interface GeoAccess<T> {
+  /**
+   * Items whose bounds overlap the closed box (minX, minY)-(maxX, maxY), whose edges may be
+   * infinite, stopping soon after `limit`.
+   */
+  searchEdges(minX: number, minY: number, maxX: number, maxY: number, limit: number): T[];
+  /** Whether every item is known to be a point (a zero-size box). */
+  pointItems(): boolean;
+  /**
+   * Best-first search under an engine metric with the query numbers q[0..]: the items with the
+   * k smallest keys into `out`, their keys into `keys`; returns how many.
+   */
+  bestFirstInto(
+    metric: number,
+    q: Float64Array,
+    k: number,
+    out: T[],
+    keys: Float64Array | number[],
+    filter?: (item: T) => unknown,
+  ): number;
+}
+
+/**
+ * What ContactTracker uses of a dynamic index beyond its public methods: its pairs by slot and
+ * the slots' items and generations (members of QueryIndex and DynamicIndex marked `@internal`).
+ * @typeParam T - the item type.
+ */
+export interface SlotAccess<T> {
+  /** Calls back once for every overlapping pair, with the slots. */
+  pairSlots(callback: (a: number, b: number) => void): void;
+  /** The item in a slot. */
+  itemOf(slot: number): T;
+  /** The slot's generation: it changes when the slot is freed. */
+  generationOf(slot: number): number;
+  /** The slot of an item, or -1. */
+  slotOf(item: T): number;
 }

@@ -5,7 +5,7 @@
 // (grid.ts) the walks (queries, pairs, visit).
 
 import { Buckets } from './buckets.js';
-import type { NodeView } from './engine.js';
+import type { VisitNode } from './engine.js';
 import { DepthChooser } from './grid-depth.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
@@ -83,7 +83,7 @@ export abstract class GridCells<T> {
   protected visitStack = new Int32Array(0);
   protected readonly queue = new NodeQueue();
   readonly best = new KBest();
-  protected readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
+  protected readonly view: VisitNode = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
   /** Scratch of `looseBox`. */
   protected readonly lb = new Float64Array(4);
   /** The box around the items of the cell the pair walk is at. */

@@ -21,7 +21,7 @@
 //   from its own, finer, side ("the small objects are responsible for checking against larger
 //   objects", Millington, Game Physics Engine Development, 12.4).
 
-import type { Engine, NodeView } from './engine.js';
+import type { Engine, VisitNode } from './engine.js';
 import { CELL_COUNT, compact1by1, INF, levelOf, CELL_START, CELL_SUB } from './grid-cells.js';
 import { GridLayout } from './grid-layout.js';
 import type { Rows } from './rows.js';
@@ -365,7 +365,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
     return i;
   }
 
-  visit(callback: (node: NodeView) => unknown): void {
+  visit(callback: (node: VisitNode) => unknown): void {
     const { cells, visitStack: stack, first, depth, view } = this;
     let sp = 0;
     stack[sp++] = 0;

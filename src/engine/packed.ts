@@ -19,7 +19,7 @@
 
 import { CorruptBufferError, InvalidTypeError } from '../errors.js';
 import type { NodeTable } from './aggregate.js';
-import type { NodeView } from './engine.js';
+import type { VisitNode } from './engine.js';
 import { type BoxSource, byteSize, fillTree, HEADER, levelSizes } from './packed-build.js';
 import { nearest } from './packed-nearest.js';
 import { FIRST_RESULTS, pairs, searchRect, searchShape } from './packed-walk.js';
@@ -71,7 +71,7 @@ export class PackedTree {
   // The keys of the nodes a nearest-first search meets on its way down (see packed-nearest.ts),
   // made at the first such search.
   private metKeys: Float64Array | null = null;
-  private readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
+  private readonly view: VisitNode = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
   // Whether every leaf box is a point (1), not (0), or not yet known (-1).
   private pointLeaves = -1;
 
@@ -377,7 +377,7 @@ export class PackedTree {
     }
   }
 
-  visit(callback: (node: NodeView) => unknown): void {
+  visit(callback: (node: VisitNode) => unknown): void {
     const { boxes, levelEnd, nodeSize, view } = this;
     if (this.numItems === 0) return;
     const stack: number[] = [levelEnd[levelEnd.length - 1]! - 1, levelEnd.length - 1];

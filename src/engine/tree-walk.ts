@@ -3,7 +3,7 @@
 // query meets their band, a child inside a window taken whole, untested.
 
 import type { NodeTable } from './aggregate.js';
-import type { NodeView } from './engine.js';
+import type { VisitNode } from './engine.js';
 import { CIRCLE, scanAll, scanRect, scanShape, shapeHits } from './scan.js';
 import type { RegionTree } from './tree.js';
 import {
@@ -191,7 +191,7 @@ export function listNodes(tree: RegionTree<unknown>, table: NodeTable): void {
  * Calls `callback` for each node of `tree`, parents first; a `true` return skips the node's
  * children.
  */
-export function visit(tree: RegionTree<unknown>, callback: (node: NodeView) => unknown): void {
+export function visit(tree: RegionTree<unknown>, callback: (node: VisitNode) => unknown): void {
   tree.flush();
   const { halfW, halfH, visitStack: stack, view } = tree;
   let sp = 0;

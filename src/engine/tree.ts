@@ -31,7 +31,7 @@
 
 import type { NodeTable } from './aggregate.js';
 import { Buckets } from './buckets.js';
-import type { Engine, NodeView } from './engine.js';
+import type { Engine, VisitNode } from './engine.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
 import { PairBuffer } from './scan-pairs.js';
@@ -119,7 +119,7 @@ export class RegionTree<T> implements Engine<T> {
   /** @internal The stack of `visit`, and the size of the stack `listNodes` asks its table for. */
   readonly visitStack: Int32Array;
   /** @internal The node passed to `visit` callbacks; one object, reused. */
-  readonly view: NodeView = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
+  readonly view: VisitNode = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
   /** @internal Removals and relocations since the last cleanup (see `changed`). */
   changes = 0;
   /** @internal Inserted items not yet placed in a node: their slots (see `flush`). */
@@ -461,7 +461,7 @@ export class RegionTree<T> implements Engine<T> {
   }
 
   /** Calls `callback` for each node, parents first; a `true` return skips the node's children. */
-  visit(callback: (node: NodeView) => unknown): void {
+  visit(callback: (node: VisitNode) => unknown): void {
     visit(this, callback);
   }
 }
