@@ -274,7 +274,9 @@ export abstract class QueryIndex<T> {
    */
   searchEdges(minX: number, minY: number, maxX: number, maxY: number, limit: number): T[] {
     this.notFiltering();
-    return this.hitList(this.engine.queryRect(stage(this.args, minX, minY, maxX, maxY), 0, 0, limit));
+    return this.hitList(
+      this.engine.queryRect(stage(this.args, minX, minY, maxX, maxY), 0, 0, limit),
+    );
   }
 
   /**

@@ -7,7 +7,7 @@
 // by one, which grows each bucket through every size class on the way.
 
 import { Buckets } from './buckets.js';
-import { CELL_CLASS, CELL_COUNT, GridCells, levelOf, CELL_START, CELL_SUB } from './grid-cells.js';
+import { CELL_CLASS, CELL_COUNT, CELL_START, CELL_SUB, GridCells, levelOf } from './grid-cells.js';
 import { nextDepth, SAMPLE, samplePosition } from './grid-depth.js';
 
 /** The cells of a grid-loose quadtree with its whole-grid operations; LooseGrid adds the walks. */

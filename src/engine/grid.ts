@@ -22,7 +22,7 @@
 //   objects", Millington, Game Physics Engine Development, 12.4).
 
 import type { Engine, VisitNode } from './engine.js';
-import { CELL_COUNT, compact1by1, INF, levelOf, CELL_START, CELL_SUB } from './grid-cells.js';
+import { CELL_COUNT, CELL_START, CELL_SUB, compact1by1, INF, levelOf } from './grid-cells.js';
 import { GridLayout } from './grid-layout.js';
 import type { Rows } from './rows.js';
 import {

@@ -5,17 +5,17 @@
 import type { RegionTree } from './tree.js';
 import {
   allocChildren,
+  childCell,
+  EXACT,
   NODE_CHILD,
   NODE_CLASS,
   NODE_COUNT,
   NODE_CX,
   NODE_CY,
-  childCell,
   NODE_DEPTH,
-  EXACT,
-  regroup,
   NODE_START,
   NODE_SUB,
+  regroup,
 } from './tree-nodes.js';
 
 /** A rebuild's buffer of entries: item slots and their boxes. */

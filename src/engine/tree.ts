@@ -38,19 +38,19 @@ import { PairBuffer } from './scan-pairs.js';
 import { rebuild } from './tree-build.js';
 import { nearest } from './tree-nearest.js';
 import {
+  cleanup,
+  collapse,
+  initNode,
   NODE_CHILD,
   NODE_COUNT,
   NODE_CX,
   NODE_CY,
-  cleanup,
-  collapse,
   NODE_DEPTH,
-  initNode,
   NODE_NA,
   NODE_PARENT,
-  put,
   NODE_START,
   NODE_SUB,
+  put,
   split,
   take,
   widenBand,

@@ -11,9 +11,9 @@ import type { LooseGrid } from '../../src/engine/grid.js';
 import {
   CELL_CLASS,
   CELL_COUNT,
-  levelOf,
   CELL_START,
   CELL_SUB,
+  levelOf,
 } from '../../src/engine/grid-cells.js';
 import { DuplicateItemError, GridLooseQuadtree, type Rect } from '../../src/index.js';
 import {

@@ -2,13 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RegionTree } from '../../src/engine/tree.js';
 import {
+  EXACT,
   NODE_CHILD,
   NODE_CLASS,
   NODE_COUNT,
   NODE_CX,
   NODE_CY,
   NODE_DEPTH,
-  EXACT,
   NODE_NA,
   NODE_PARENT,
   NODE_START,
