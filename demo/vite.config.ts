@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { citiesPlugin } from './plugins/cities.js';
+import { excerptsPlugin } from './plugins/excerpts.js';
 import { navmeshPlugin } from './plugins/navmesh.js';
 
 // Cross-origin isolation (COOP + COEP): SharedArrayBuffer in the page and its workers.
@@ -17,7 +18,7 @@ const ISOLATION = {
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
-  plugins: [citiesPlugin(), navmeshPlugin()],
+  plugins: [citiesPlugin(), navmeshPlugin(), excerptsPlugin()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,5 +1,7 @@
-// The data of the cities scene, read from the binary files of demo/plugins/cities.ts: the
-// coordinates and the coastlines at once, the names in chunks as they are first needed.
+// The data of the map scenes, read from the binary files of demo/plugins/cities.ts: the
+// coordinates and the coastlines at once, the names in chunks as they are first needed. Each
+// file is fetched once for the page and shared by every scene that shows it: a scene that
+// closes while they load stops waiting, but the download goes on for the next one.
 
 import { citiesData } from 'virtual:cities';
 
@@ -39,18 +41,44 @@ export function cityPoints(cities: Cities): CityPoints {
   };
 }
 
-async function fetchBytes(url: string, signal: AbortSignal): Promise<ArrayBuffer> {
-  const response = await fetch(url, { signal });
+async function fetchBytes(url: string): Promise<ArrayBuffer> {
+  const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return response.arrayBuffer();
 }
 
+// The page's one copy of each file's contents (forgotten if the download failed, to try again).
+const shared = new Map<string, Promise<unknown>>();
+
 /**
- * Loads the cities' coordinates.
- * @param signal - aborts the download.
+ * `make()`'s value, made once for the page under `key`; the promise returned rejects with an
+ * AbortError as soon as `signal` aborts (the shared one goes on).
  */
-export async function loadCities(signal: AbortSignal): Promise<Cities> {
-  const ints = new Int32Array(await fetchBytes(citiesData.coords, signal));
+function once<T>(key: string, make: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  let value = shared.get(key) as Promise<T> | undefined;
+  if (value === undefined) {
+    value = make();
+    shared.set(key, value);
+    value.catch(() => shared.delete(key));
+  }
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    value.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
+/**
+ * Loads the cities' coordinates (once for the page).
+ * @param signal - stops waiting for them.
+ */
+export function loadCities(signal: AbortSignal): Promise<Cities> {
+  return once('cities', decodeCities, signal);
+}
+
+async function decodeCities(): Promise<Cities> {
+  const ints = new Int32Array(await fetchBytes(citiesData.coords));
   const n = citiesData.count;
   const x = new Float64Array(n);
   const y = new Float64Array(n);
@@ -62,11 +90,15 @@ export async function loadCities(signal: AbortSignal): Promise<Cities> {
 }
 
 /**
- * Loads the coastlines.
- * @param signal - aborts the download.
+ * Loads the coastlines (once for the page).
+ * @param signal - stops waiting for them.
  */
-export async function loadLand(signal: AbortSignal): Promise<Land> {
-  const buffer = await fetchBytes(citiesData.land, signal);
+export function loadLand(signal: AbortSignal): Promise<Land> {
+  return once('land', decodeLand, signal);
+}
+
+async function decodeLand(): Promise<Land> {
+  const buffer = await fetchBytes(citiesData.land);
   const rings = new Int32Array(buffer, 0, 1)[0]!;
   const lengths = new Int32Array(buffer, 4, rings);
   const starts = new Int32Array(rings + 1);

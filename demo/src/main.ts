@@ -1,7 +1,9 @@
-// The shell: tabs, the canvas and its legend, the stats panel and the animation loop. Each tab
-// mounts a scene of the registry (./scenes/index.ts); the open scene is chosen by the URL hash
-// (#insert, #moving, #cities, #navmesh, #countries).
+// The shell: tabs, the canvas and its legend, the code excerpt, the stats panel and the
+// animation loop. Each tab mounts a scene of the registry (./scenes/index.ts); the open scene
+// is chosen by the URL hash (#insert, #moving, #cities, ...). The tabs follow the ARIA tablist
+// pattern: one of them in the Tab order, the arrow keys, Home and End move between them.
 
+import { excerpts } from 'virtual:excerpts';
 import {
   BASE_HEIGHT,
   BASE_WIDTH,
@@ -20,6 +22,8 @@ const tabs = document.querySelector<HTMLElement>('#tabs')!;
 const title = document.querySelector<HTMLElement>('#title')!;
 const blurb = document.querySelector<HTMLElement>('#blurb')!;
 const legend = document.querySelector<HTMLElement>('#legend')!;
+const overlay = document.querySelector<HTMLElement>('#overlay')!;
+const code = document.querySelector<HTMLElement>('#code code')!;
 const controls = document.querySelector<HTMLElement>('#controls')!;
 const statsList = document.querySelector<HTMLElement>('#stats')!;
 const list = document.querySelector<HTMLOListElement>('#list')!;
@@ -57,6 +61,7 @@ function showLegend(entries: readonly LegendEntry[]): void {
       const swatch = document.createElement('i');
       swatch.className = `mark-${mark}`;
       swatch.style.setProperty('--c', color);
+      if (mark === 'ramp') swatch.style.background = `linear-gradient(to right, ${color})`;
       li.append(swatch, label);
       return li;
     }),
@@ -75,19 +80,21 @@ async function open(scene: Scene): Promise<void> {
   active = abort;
   current = null;
   handle.scene = scene.id;
+  document.querySelector('#scene')!.setAttribute('aria-labelledby', `tab-${scene.id}`);
   handle.ready = false;
   handle.frames = 0;
   handle.state = () => null;
   for (const tab of tabs.children) {
     const selected = (tab as HTMLElement).dataset.scene === scene.id;
     tab.setAttribute('aria-selected', String(selected));
-    // On a narrow screen the strip scrolls: bring the open tab into it.
-    if (selected) tab.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    tab.setAttribute('tabindex', selected ? '0' : '-1');
   }
   title.textContent = scene.title;
   canvas.setAttribute('aria-label', `${scene.title}: ${scene.blurb}`);
   blurb.textContent = scene.blurb;
   showLegend(scene.legend);
+  code.textContent = excerpts[scene.id] ?? '';
+  overlay.replaceChildren();
   legend.dataset.corner = scene.legendCorner ?? 'top-left';
   controls.replaceChildren();
   statsList.replaceChildren();
@@ -104,7 +111,15 @@ async function open(scene: Scene): Promise<void> {
   const stats = makeStats();
   let instance: SceneInstance;
   try {
-    instance = await scene.mount({ canvas, ctx, controls, list, stats, signal: abort.signal });
+    instance = await scene.mount({
+      canvas,
+      ctx,
+      controls,
+      list,
+      stats,
+      overlay,
+      signal: abort.signal,
+    });
   } catch (error) {
     // A scene closed while it loaded (its downloads aborted) is no error.
     if (ticket !== opening) return;
@@ -118,7 +133,9 @@ async function open(scene: Scene): Promise<void> {
 for (const [i, scene] of scenes.entries()) {
   const tab = document.createElement('button');
   tab.type = 'button';
+  tab.id = `tab-${scene.id}`;
   tab.setAttribute('role', 'tab');
+  tab.setAttribute('aria-controls', 'scene');
   tab.dataset.scene = scene.id;
   const number = document.createElement('span');
   number.textContent = String(i + 1);
@@ -128,6 +145,28 @@ for (const [i, scene] of scenes.entries()) {
   });
   tabs.append(tab);
 }
+
+// The arrow keys move to the previous or next tab (round the ends), Home and End to the first
+// and last; the tab moved to opens.
+tabs.addEventListener('keydown', (e) => {
+  const all = [...tabs.querySelectorAll<HTMLButtonElement>('[role="tab"]')];
+  const at = all.indexOf(document.activeElement as HTMLButtonElement);
+  if (at < 0) return;
+  const to =
+    e.key === 'ArrowRight'
+      ? (at + 1) % all.length
+      : e.key === 'ArrowLeft'
+        ? (at - 1 + all.length) % all.length
+        : e.key === 'Home'
+          ? 0
+          : e.key === 'End'
+            ? all.length - 1
+            : -1;
+  if (to < 0) return;
+  e.preventDefault();
+  all[to]!.focus();
+  all[to]!.click();
+});
 
 function fromHash(): Scene {
   return scenes.find((s) => `#${s.id}` === location.hash) ?? scenes[0]!;

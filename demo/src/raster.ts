@@ -60,3 +60,101 @@ export function pixel(hex: string): number {
   const v = Number.parseInt(hex.slice(1), 16);
   return (0xff000000 | ((v & 0xff) << 16) | (v & 0xff00) | ((v >> 16) & 0xff)) >>> 0;
 }
+
+/**
+ * A heat map for scenes with too many boxes to see one by one: the canvas cut into square
+ * cells, each coloured by how many boxes have their centre in it and how many of those are
+ * marked (in a pair), drawn small and scaled up smoothly.
+ */
+export class Heat {
+  private readonly columns: number;
+  private readonly rows: number;
+  private readonly all: Float32Array;
+  private readonly marked: Float32Array;
+  private readonly image: ImageData;
+  private readonly pixels: Uint32Array;
+  private readonly small: HTMLCanvasElement;
+
+  /**
+   * @param width - the canvas's width in pixels.
+   * @param height - its height.
+   * @param cell - a cell's side in canvas pixels.
+   */
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    readonly cell: number,
+  ) {
+    this.columns = Math.ceil(width / cell);
+    this.rows = Math.ceil(height / cell);
+    this.all = new Float32Array(this.columns * this.rows);
+    this.marked = new Float32Array(this.columns * this.rows);
+    this.image = new ImageData(this.columns, this.rows);
+    this.pixels = new Uint32Array(this.image.data.buffer);
+    this.small = document.createElement('canvas');
+    this.small.width = this.columns;
+    this.small.height = this.rows;
+  }
+
+  /** Empties every cell. */
+  clear(): void {
+    this.all.fill(0);
+    this.marked.fill(0);
+  }
+
+  /**
+   * Counts a box whose centre is at canvas pixel (x, y).
+   * @param marked - whether it is marked (in a pair).
+   */
+  add(x: number, y: number, marked: boolean): void {
+    const c = Math.floor(x / this.cell);
+    const r = Math.floor(y / this.cell);
+    if (c < 0 || r < 0 || c >= this.columns || r >= this.rows) return;
+    const i = r * this.columns + c;
+    this.all[i]!++;
+    if (marked) this.marked[i]!++;
+  }
+
+  /**
+   * Draws the cells over the whole canvas: the background where no box is, `base` as boxes
+   * crowd in (full at `full` boxes per cell), shading to `hot` with the share of them marked.
+   * @param ctx - the canvas context.
+   * @param colors - `background`, `base`, `hot`, as `#rrggbb`.
+   * @param full - boxes per cell at full colour.
+   */
+  draw(
+    ctx: CanvasRenderingContext2D,
+    colors: { background: string; base: string; hot: string },
+    full: number,
+  ): void {
+    const [bg, base, hot] = [colors.background, colors.base, colors.hot].map(rgb) as [
+      number[],
+      number[],
+      number[],
+    ];
+    const { all, marked, pixels } = this;
+    for (let i = 0; i < all.length; i++) {
+      const n = all[i]!;
+      const density = Math.min(1, n / full);
+      const share = n > 0 ? marked[i]! / n : 0;
+      let v = 0xff000000;
+      for (let k = 0; k < 3; k++) {
+        const fill = base[k]! + share * (hot[k]! - base[k]!);
+        v |= Math.round(bg[k]! + density * (fill - bg[k]!)) << (8 * k);
+      }
+      pixels[i] = v >>> 0;
+    }
+    this.small.getContext('2d')!.putImageData(this.image, 0, 0);
+    ctx.save();
+    ctx.imageSmoothingEnabled = true;
+    ctx.imageSmoothingQuality = 'high';
+    ctx.drawImage(this.small, 0, 0, this.columns * this.cell, this.rows * this.cell);
+    ctx.restore();
+  }
+}
+
+// A colour `#rrggbb` as [r, g, b].
+function rgb(hex: string): number[] {
+  const v = Number.parseInt(hex.slice(1), 16);
+  return [(v >> 16) & 0xff, (v >> 8) & 0xff, v & 0xff];
+}

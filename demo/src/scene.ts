@@ -23,6 +23,8 @@ export interface SceneContext {
   list: HTMLOListElement;
   /** The stats panel. */
   stats: Stats;
+  /** An empty layer over the canvas's top right corner, for buttons on the drawing (zoom). */
+  overlay: HTMLElement;
   /** Aborted when the scene closes: pass it to addEventListener. */
   signal: AbortSignal;
 }
@@ -38,8 +40,11 @@ export interface SceneInstance {
   state(): unknown;
 }
 
-/** How a legend entry shows its colour: a filled box, an outlined box, a line, a ring, a dot. */
-export type LegendMark = 'fill' | 'outline' | 'line' | 'dash' | 'ring' | 'dot';
+/**
+ * How a legend entry shows its colour: a filled box, an outlined box, a line, a ring, a dot, or
+ * a ramp (a gradient of the CSS colours in `color`, comma-separated).
+ */
+export type LegendMark = 'fill' | 'outline' | 'line' | 'dash' | 'ring' | 'dot' | 'ramp';
 
 /** One line of a scene's legend, drawn over its canvas: what a colour means. */
 export interface LegendEntry {
@@ -65,6 +70,22 @@ export interface Scene {
   legendCorner?: 'top-left' | 'bottom-left';
   /** Opens the scene. */
   mount(context: SceneContext): SceneInstance | Promise<SceneInstance>;
+}
+
+/**
+ * Whether the page is used by touch (a phone, a tablet): no hover, a coarse pointer. Texts that
+ * name a gesture read `say(mouse, touch)`.
+ */
+export const TOUCH =
+  typeof matchMedia === 'function' && matchMedia('(hover: none) and (pointer: coarse)').matches;
+
+/**
+ * The words for this device: `mouse` where there is a mouse, `touch` on a touch screen.
+ * @param mouse - e.g. "Hover the map".
+ * @param touch - e.g. "Tap the map".
+ */
+export function say(mouse: string, touch: string): string {
+  return TOUCH ? touch : mouse;
 }
 
 /** The size of the canvas's backing store at a pixel density of 1 (3:2). */

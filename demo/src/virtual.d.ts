@@ -32,6 +32,11 @@ declare module 'virtual:navmesh' {
   };
 }
 
+// The lines of each scene's source that call quadkit (demo/plugins/excerpts.ts), by scene id.
+declare module 'virtual:excerpts' {
+  export const excerpts: Record<string, string>;
+}
+
 // topojson-client ships no types: the one function the demo calls.
 declare module 'topojson-client' {
   /** The GeoJSON of a TopoJSON object (a Feature, or a FeatureCollection for a collection). */

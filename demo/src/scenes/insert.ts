@@ -1,7 +1,7 @@
-// Scene 1, insert and retrieve: a classic quadtree of boxes. A click adds a
-// box and the tree splits; the rectangle under the mouse shows quadtree-js's collision
-// candidates (retrieve: every item of every node the rectangle touches) beside the exact hits
-// (search: the items that overlap it).
+// Scene 1, insert and retrieve: a classic quadtree of boxes. A click (a tap) adds a box and
+// the tree splits; the rectangle under the mouse (or where the finger is) shows quadtree-js's
+// collision candidates (retrieve: every item of every node the rectangle touches) beside the
+// exact hits (search: the items that overlap it).
 
 import { drawIndex, drawRects, fitView, toWorld } from '../../../src/canvas.js';
 import { Quadtree, type Rect } from '../../../src/index.js';
@@ -15,6 +15,8 @@ import {
   radios,
   random,
   type Scene,
+  say,
+  slider,
 } from '../scene.js';
 
 interface Box extends Rect {
@@ -35,14 +37,15 @@ const COLORS = {
   query: '#e63946',
 };
 
-/** Scene 1: click to add boxes; the mouse rectangle's candidates versus exact hits. */
+/** Scene 1: click or tap to add boxes; the query rectangle's candidates versus exact hits. */
 export const insertScene: Scene = {
   id: 'insert',
   title: 'Insert and retrieve',
   blurb:
-    'A classic quadtree. Click to add a box: a node splits when it holds more than maxObjects, ' +
-    'and boxes that straddle a split line stay in the parent. Around the ' +
-    'mouse: retrieve() candidates in orange, exact search() hits in green. Scroll to resize.',
+    `A classic quadtree. ${say('Click', 'Tap')} to add a box: a node splits when it holds more ` +
+    'than maxObjects, and boxes that straddle a split line stay in the parent. In the ' +
+    `rectangle ${say('around the mouse', 'you move with a finger')}: retrieve() candidates in ` +
+    `orange, exact search() hits in green. ${say('Scroll or the slider', 'The slider')} resizes it.`,
   legend: [
     { color: COLORS.item, label: 'box', mark: 'outline' },
     { color: COLORS.candidate, label: 'retrieve(): candidate', mark: 'fill' },
@@ -58,7 +61,9 @@ export const insertScene: Scene = {
     const view = fitView(bounds, canvas.width, canvas.height);
     const rng = random(1);
     let shape: keyof typeof SHAPES = 'small';
+    // #region excerpt
     const makeTree = () => new Quadtree<Box>({ bounds, ...SHAPES[shape] });
+    // #endregion
     let tree = makeTree();
     let items: Box[] = [];
     const query = { x: width / 2 - 80, y: height / 2 - 60, width: 160, height: 120 };
@@ -77,7 +82,9 @@ export const insertScene: Scene = {
         height: h,
       };
       items.push(box);
+      // #region excerpt
       tree.insert(box);
+      // #endregion
       dirty = true;
     };
     const addRandom = (n: number): void => {
@@ -111,7 +118,25 @@ export const insertScene: Scene = {
       query.y = p.y - query.height / 2;
       dirty = true;
     };
+    // The rectangle follows the mouse, or a finger from where it lands.
     canvas.addEventListener('pointermove', moveQuery, { signal });
+    canvas.addEventListener('pointerdown', moveQuery, { signal });
+    const resize = (f: number): void => {
+      const cx = query.x + query.width / 2;
+      const cy = query.y + query.height / 2;
+      query.width = Math.max(10, Math.min(width, query.width * f));
+      query.height = Math.max(10, Math.min(height, query.height * f));
+      query.x = cx - query.width / 2;
+      query.y = cy - query.height / 2;
+      dirty = true;
+    };
+    // The slider gives the rectangle's width (its height is 3/4 of it).
+    const size = slider(
+      controls,
+      'query width',
+      { id: 'size', min: 20, max: 600, step: 10, value: query.width },
+      (w) => resize(w / query.width),
+    );
     canvas.addEventListener(
       'click',
       (event) => {
@@ -124,14 +149,9 @@ export const insertScene: Scene = {
       'wheel',
       (event) => {
         event.preventDefault();
-        const f = event.deltaY < 0 ? 1.1 : 1 / 1.1;
-        const cx = query.x + query.width / 2;
-        const cy = query.y + query.height / 2;
-        query.width = Math.max(10, Math.min(width, query.width * f));
-        query.height = Math.max(10, Math.min(height, query.height * f));
-        query.x = cx - query.width / 2;
-        query.y = cy - query.height / 2;
-        dirty = true;
+        resize(event.deltaY < 0 ? 1.1 : 1 / 1.1);
+        size.value = String(query.width);
+        size.previousElementSibling!.textContent = Math.round(query.width).toLocaleString('en');
       },
       { signal, passive: false },
     );
@@ -141,8 +161,10 @@ export const insertScene: Scene = {
         if (!dirty) return;
         dirty = false;
         const t0 = performance.now();
-        candidates = tree.retrieve(query);
-        hits = tree.search(query);
+        // #region excerpt
+        candidates = tree.retrieve(query); // quadtree-js's candidates
+        hits = tree.search(query); // the boxes that overlap it
+        // #endregion
         const ms = performance.now() - t0;
 
         ctx.fillStyle = COLORS.background;

@@ -1,6 +1,9 @@
 // Scene 2, moving objects: N boxes bouncing in a box, re-indexed every frame by updateAll() and
 // paired by pairs() (the broad phase), with the time of those two calls shown beside the FPS.
-// Positions live in typed arrays; the items are box ids.
+// Positions live in typed arrays; the items are box ids. Up to 5000 boxes each is drawn with
+// its outline; more, as pixels; when they are under 3 screen pixels wide (tens of thousands),
+// as a heat map of 6-pixel cells: how crowded each is, and what share of its boxes are in a
+// pair, which a field of single-pixel boxes cannot show.
 
 import { drawIndex, drawRects, fitView, type View } from '../../../src/canvas.js';
 import {
@@ -9,7 +12,7 @@ import {
   Quadtree,
   type RectLike,
 } from '../../../src/index.js';
-import { pixel, Raster } from '../raster.js';
+import { Heat, pixel, Raster } from '../raster.js';
 import { checkbox, cssScale, density, radios, random, type Scene, slider } from '../scene.js';
 
 const WORLD = { x: 0, y: 0, width: 1500, height: 1000 };
@@ -17,6 +20,10 @@ const WORLD = { x: 0, y: 0, width: 1500, height: 1000 };
 const COVERAGE = 0.25;
 // Up to this many boxes, each is drawn as a path with an outline; above, as pixels.
 const OUTLINE_LIMIT = 5000;
+// Boxes narrower than this many screen pixels (on average) are drawn as a heat map of cells
+// HEAT_CELL screen pixels wide.
+const HEAT_BELOW = 3;
+const HEAT_CELL = 6;
 const COLORS = { background: '#0b132b', free: '#8d99ae', hit: '#ef233c', outline: '#edf2f4' };
 // Tree nodes by depth, fading from the root down; cells under this many screen pixels are
 // not drawn.
@@ -108,10 +115,12 @@ function makeIndex(kind: Kind, boxes: Boxes): DynamicIndex<number> {
     r.height = boxes.h[i]!;
     return r;
   };
+  // #region excerpt
   const index =
     kind === 'grid'
       ? new GridLooseQuadtree<number>({ bounds: WORLD, depth: gridDepth(boxes.side), toRect })
       : new Quadtree<number>({ bounds: WORLD, looseness: kind === 'loose' ? 2 : 1, toRect });
+  // #endregion
   index.load(Array.from({ length: boxes.n }, (_, i) => i));
   return index;
 }
@@ -130,11 +139,17 @@ export const movingScene: Scene = {
   title: 'Moving objects',
   blurb:
     'Boxes bounce around; every frame the index re-reads them all (updateAll) and reports every ' +
-    'overlapping pair once (pairs). Boxes in a pair are red. "index ms" is the time of those ' +
-    'two calls, averaged over the last 30 frames. Tree cells under 8 screen pixels are not drawn.',
+    'overlapping pair once (pairs). Boxes in a pair are red; tens of thousands are drawn as a ' +
+    'heat map of the share in a pair. "index ms" is the time of those two calls, averaged over ' +
+    'the last 30 frames. Tree cells under 8 screen pixels are not drawn.',
   legend: [
     { color: COLORS.free, label: 'box', mark: 'fill' },
     { color: COLORS.hit, label: 'box in an overlapping pair', mark: 'fill' },
+    {
+      color: `${COLORS.free}, ${COLORS.hit}`,
+      label: 'dense: share in a pair, per 6 px cell',
+      mark: 'ramp',
+    },
     { color: TREE_COLORS[1]!, label: 'tree node (≥ 8 px; deeper, dimmer)', mark: 'outline' },
   ],
   mount({ canvas, ctx, controls, stats }) {
@@ -154,6 +169,7 @@ export const movingScene: Scene = {
     const times: number[] = [];
     const drawTimes: number[] = [];
     const raster = new Raster(canvas.width, canvas.height);
+    let heat: Heat | null = null;
     const rasterColors = {
       background: pixel(COLORS.background),
       free: pixel(COLORS.free),
@@ -244,6 +260,34 @@ export const movingScene: Scene = {
       raster.put(ctx);
       return nHit;
     };
+    // Tens of thousands: the heat map (cells of HEAT_CELL screen pixels).
+    const drawHeat = (): number => {
+      const cell = Math.max(2, Math.round(HEAT_CELL * cssScale(canvas)));
+      if (heat === null || heat.cell !== cell) heat = new Heat(canvas.width, canvas.height, cell);
+      const { scaleX, scaleY, offsetX, offsetY } = view;
+      const { x, y, w, h } = boxes;
+      heat.clear();
+      let nHit = 0;
+      for (let i = 0; i < boxes.n; i++) {
+        nHit += colliding[i]!;
+        heat.add(
+          (x[i]! + w[i]! / 2) * scaleX + offsetX,
+          (y[i]! + h[i]! / 2) * scaleY + offsetY,
+          colliding[i] === 1,
+        );
+      }
+      ctx.fillStyle = COLORS.background;
+      ctx.fillRect(0, 0, canvas.width, canvas.height);
+      // Full colour at twice the mean number of boxes per cell.
+      const cells = (WORLD.width * WORLD.height * (scaleX * scaleX)) / (cell * cell);
+      heat.draw(
+        ctx,
+        { background: COLORS.background, base: COLORS.free, hot: COLORS.hit },
+        (2 * boxes.n) / cells,
+      );
+      return nHit;
+    };
+    let mode: 'paths' | 'pixels' | 'heat' = 'paths';
     // The index time first, so that the FPS line comes right after it.
     stats.set('index ms', '…');
     stats.set('FPS', '…');
@@ -253,15 +297,23 @@ export const movingScene: Scene = {
         if (!paused) boxes.step(dt);
         // The index step: re-read every box, then every overlapping pair.
         const t0 = performance.now();
-        index.updateAll();
         colliding.fill(0);
         pairCount = 0;
-        index.pairs(mark);
+        // #region excerpt
+        index.updateAll(); // re-read every box's bounds
+        index.pairs(mark); // mark(a, b) once per overlapping pair
+        // #endregion
         times.push(performance.now() - t0);
         if (times.length > 30) times.shift();
 
         const t1 = performance.now();
-        const nHit = boxes.n <= OUTLINE_LIMIT ? drawPaths() : drawPixels();
+        mode =
+          boxes.n <= OUTLINE_LIMIT
+            ? 'paths'
+            : (boxes.side * view.scaleX) / cssScale(canvas) >= HEAT_BELOW
+              ? 'pixels'
+              : 'heat';
+        const nHit = mode === 'paths' ? drawPaths() : mode === 'pixels' ? drawPixels() : drawHeat();
         nodesDrawn = showTree
           ? drawIndex(
               ctx,
@@ -287,6 +339,7 @@ export const movingScene: Scene = {
         return {
           n: boxes.n,
           kind,
+          mode,
           pairs: pairCount,
           indexMs: times.length > 0 ? times.reduce((s, t) => s + t, 0) / times.length : null,
           // Nodes in the index, and how many the last frame drew (the others are too small).

@@ -1,11 +1,13 @@
 // Scene 4, navigation mesh: South Africa (Lesotho a hole), triangulated at build time (delaunator),
-// in a TriangleIndex. The triangle under the mouse is highlighted (or, outside the mesh, the
-// nearest one and the point of it the mouse would snap to); a ray from a ship off the coast to
-// the mouse marks where it first meets the land, and the triangles it crosses.
+// in a TriangleIndex. The triangle under the mouse or a tap is highlighted (or, outside the
+// mesh, the nearest one and the point of it the query would snap to); a ray from a ship off the
+// coast to that point marks where it first meets the land, and the triangles it crosses. The
+// map pans and zooms as the world maps do (../map-view.ts).
 
-import { drawIndex, drawTriangles, fitView, toWorld } from '../../../src/canvas.js';
+import { drawIndex, drawTriangles, fitView, type View } from '../../../src/canvas.js';
 import { type NearestTriangle, type RayHit, TriangleIndex } from '../../../src/index.js';
-import { canvasPoint, checkbox, cssScale, density, dot, formatMs, type Scene } from '../scene.js';
+import { panZoom } from '../map-view.js';
+import { checkbox, cssScale, density, dot, formatMs, type Scene, say } from '../scene.js';
 
 // The ship: in the Indian Ocean, south-east of the coast.
 const ORIGIN = { x: 31.5, y: -33.2 };
@@ -21,28 +23,31 @@ const COLORS = {
   ship: '#1d3557',
 };
 
-/** Scene 4: the triangle under the mouse, and a ray cast from a fixed point to the mouse. */
+/** Scene 4: the triangle under the query point, and a ray cast from a fixed point to it. */
 export const navmeshScene: Scene = {
   id: 'navmesh',
   title: 'Navigation mesh',
   blurb:
     'South Africa (Lesotho is a hole) as a Delaunay mesh (delaunator), in a TriangleIndex. The ' +
-    'triangle under the mouse is green (locate); outside the mesh, the nearest triangle is ' +
-    'orange and the dot is where the mouse would snap to (nearestTriangle). The red ray from ' +
-    'the ship to the mouse stops where it first meets the land (raycast); the triangles it ' +
-    'crosses are blue (searchSegment).',
+    `triangle ${say('under the mouse', 'you tap')} is green (locate); outside the mesh, the ` +
+    'nearest triangle is orange and the dot is where the point would snap to ' +
+    `(nearestTriangle). The red ray from the ship to ${say('the mouse', 'the point')} stops ` +
+    'where it first meets the land (raycast); the triangles it crosses are blue ' +
+    `(searchSegment). ${say('Scroll or + and − to zoom', 'Pinch or + and − to zoom')}, drag to pan.`,
   legend: [
     { color: COLORS.edge, label: 'mesh triangle', mark: 'outline' },
-    { color: COLORS.located, label: 'under the mouse: locate()', mark: 'fill' },
+    { color: COLORS.located, label: `${say('under the mouse', 'tapped')}: locate()`, mark: 'fill' },
     { color: COLORS.nearest, label: 'nearest, outside: nearestTriangle()', mark: 'fill' },
     { color: COLORS.crossed, label: 'crossed by the ray: searchSegment()', mark: 'fill' },
     { color: COLORS.ray, label: 'ray to its first hit: raycast()', mark: 'line' },
     { color: COLORS.cell, label: 'index cell', mark: 'outline' },
   ],
-  async mount({ canvas, ctx, controls, stats, signal }) {
+  async mount({ canvas, ctx, controls, stats, overlay, signal }) {
     const { mesh } = await import('virtual:navmesh');
     const { coords, triangles } = mesh;
+    // #region excerpt
     const index = new TriangleIndex(coords, triangles);
+    // #endregion
     const { width, height } = canvas;
     // The view: the mesh's extent and the ship.
     let minX = ORIGIN.x;
@@ -56,10 +61,11 @@ export const navmeshScene: Scene = {
       maxY = Math.max(maxY, coords[i + 1]!);
     }
     const world = { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
-    const view = fitView(world, width, height, {
+    const base = fitView(world, width, height, {
       padding: 24 * density(canvas),
       flipY: true,
     });
+    let view: View = base;
     const px = (x: number, y: number): [number, number] => [
       x * view.scaleX + view.offsetX,
       y * view.scaleY + view.offsetY,
@@ -77,27 +83,37 @@ export const navmeshScene: Scene = {
       showIndex = on;
       dirty = true;
     });
-    canvas.addEventListener(
-      'pointermove',
-      (e) => {
-        const p = canvasPoint(canvas, e);
-        const w = toWorld(view, p.x, p.y);
-        mouse.x = w.x;
-        mouse.y = w.y;
-        dirty = true;
+    // The mouse, a press or a tap moves the query; a drag pans, the wheel or a pinch zooms.
+    const map = panZoom(
+      canvas,
+      signal,
+      base,
+      {
+        query(x, y) {
+          mouse.x = x;
+          mouse.y = y;
+          dirty = true;
+        },
+        redraw() {
+          dirty = true;
+        },
       },
-      { signal },
+      { maxZoom: 64, overlay },
     );
 
     return {
       frame() {
         if (!dirty) return;
         dirty = false;
+        view = map.view;
+        const { x, y } = mouse;
         const t0 = performance.now();
-        located = index.locate(mouse.x, mouse.y);
-        nearest = located < 0 ? index.nearestTriangle(mouse.x, mouse.y) : null;
-        hit = index.raycast(ORIGIN.x, ORIGIN.y, mouse.x, mouse.y);
-        crossed = index.searchSegment(ORIGIN.x, ORIGIN.y, mouse.x, mouse.y);
+        // #region excerpt
+        located = index.locate(x, y);
+        nearest = located < 0 ? index.nearestTriangle(x, y) : null;
+        hit = index.raycast(ORIGIN.x, ORIGIN.y, x, y);
+        crossed = index.searchSegment(ORIGIN.x, ORIGIN.y, x, y);
+        // #endregion
         const ms = performance.now() - t0;
 
         // Lines and dots keep their size on the screen, whatever the canvas's scale.
@@ -168,7 +184,7 @@ export const navmeshScene: Scene = {
 
         stats.set('triangles', index.size);
         stats.set('vertices', coords.length / 2);
-        stats.set('under the mouse', located >= 0 ? `triangle ${located}` : 'outside');
+        stats.set('located', located >= 0 ? `triangle ${located}` : 'outside');
         stats.set(
           'nearest',
           nearest === null ? '–' : `triangle ${nearest.triangle}, ${nearest.distance.toFixed(3)}°`,
@@ -190,7 +206,7 @@ export const navmeshScene: Scene = {
           nearest,
           hit,
           crossed: [...crossed].sort((a, b) => a - b),
-          view: { ...view },
+          view: { ...map.view },
         };
       },
     };
