@@ -15,24 +15,25 @@ export type { Io } from './io.js';
 const EXAMPLES = {
   quadkit: [
     'quadkit sample',
-    'quadkit query cities.csv --near 2.2945,48.8584 -k 5 --format csv',
+    'quadkit query cities.csv --near 2.2945,48.8584 -k 3 --format csv',
     'quadkit query countries.geojson --point 14.42,50.09 --format ndjson',
+    'cat cities.csv | quadkit query - --bbox 5.9,45.8,10.5,47.8 --format csv',
     'quadkit index cities.csv -o cities.qk',
     'quadkit query cities.qk --bbox 170,-50,-170,-10 --format csv',
-    'cat cities.csv | quadkit query - --within 2.35,48.85,100 --format csv',
     'quadkit join cities.csv countries.geojson --count --format csv',
   ],
   sample: ['quadkit sample', 'quadkit sample data'],
   index: [
     'quadkit sample',
     'quadkit index cities.csv -o cities.qk',
+    'quadkit query cities.qk --bbox 170,-50,-170,-10 --format csv',
     'quadkit index countries.geojson -o countries.qk',
   ],
   query: [
     'quadkit sample',
-    'quadkit query cities.csv --near 151.2093,-33.8688 -k 3 --format csv',
+    'quadkit query cities.csv --near 2.2945,48.8584 -k 3 --format csv',
     'quadkit query cities.csv --within 135.768,35.0116,50 --format ndjson',
-    'quadkit query countries.geojson --point -3.7,40.4',
+    'quadkit query countries.geojson --point 14.42,50.09 --format ndjson',
     'cat cities.csv | quadkit query - --bbox 5.9,45.8,10.5,47.8 --format csv',
   ],
   join: [

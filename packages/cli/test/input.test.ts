@@ -51,7 +51,7 @@ async function failure(file: string): Promise<string> {
 
 describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
   it('gives the features of a FeatureCollection in file order, named features[k], either way', async () => {
-    const list = cities(50);
+    const list = cities(200);
     const features = [...list.map(cityFeature), ...countries().slice(0, 20)];
     const got = await both(write('fc.geojson', { type: 'FeatureCollection', features }));
     expect(got.map((s) => s.feature)).toEqual(features);
@@ -114,7 +114,7 @@ describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
   });
 
   it('reports the bytes read as it gives out features, up to the file size, never going back', async () => {
-    const features = cities(20).map(cityFeature);
+    const features = cities(100).map(cityFeature);
     const file = write('progress.geojson', { type: 'FeatureCollection', features });
     for (const limit of [Number.POSITIVE_INFINITY, 0]) {
       const seen: number[] = [];

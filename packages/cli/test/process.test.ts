@@ -1,0 +1,144 @@
+// The quadkit command as a process, for what only a process has: its exit status, signals, its
+// own standard input, a reader that closes the pipe early, a small heap. (The other tests run
+// the command in the test's process, through main.) These run at the same time as each other.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, lines, quadkit, subprocess } from './run.js';
+
+// The sample cities, as CSV (shipped) and as newline-delimited GeoJSON.
+const csv = fileURLToPath(new URL('../data/cities.csv', import.meta.url));
+let dir = '';
+let ndjson = '';
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quadkit-process-'));
+  ndjson = join(dir, 'cities.ndjson');
+  const run = await quadkit(['query', csv, '--bbox', '-180,-90,180,90', '-f', 'ndjson']);
+  expect(run.code, run.stderr).toBe(0);
+  writeFileSync(ndjson, run.stdout);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe.concurrent('quadkit as a process', () => {
+  it('an interrupted index (SIGINT, SIGTERM) leaves neither its scratch folder nor a partial index behind', async ({
+    expect,
+  }) => {
+    // A large input, so that the signal comes while it is being read: the cities eight times.
+    const big = join(dir, 'four.ndjson');
+    writeFileSync(big, readFileSync(ndjson, 'utf8').repeat(8));
+    const output = join(dir, 'interrupted.qk');
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const scratchRoot = mkdtempSync(join(tmpdir(), 'quadkit-cli-tmp-'));
+      const child = spawn(process.execPath, [BIN, 'index', big, '-o', output], {
+        env: { ...process.env, TMPDIR: scratchRoot, TMP: scratchRoot, TEMP: scratchRoot },
+        stdio: 'ignore',
+      });
+      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+        child.once('exit', (_code, s) => resolve(s)),
+      );
+      try {
+        // The scratch folder is made before the input is read.
+        while (readdirSync(scratchRoot).length === 0) await new Promise((r) => setTimeout(r, 2));
+        expect(readdirSync(scratchRoot)[0]).toMatch(/^quadkit-/);
+        child.kill(signal);
+        expect(await exited).toBe(signal);
+        expect(readdirSync(scratchRoot)).toEqual([]);
+        expect(readdirSync(dir).filter((f) => f.startsWith('interrupted.qk'))).toEqual([]);
+      } finally {
+        child.kill('SIGKILL');
+        rmSync(scratchRoot, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('the process exits with the status main returns: 0 for help, 1 for bad arguments or input, its message on stderr', async ({
+    expect,
+  }) => {
+    const help = await subprocess(['--help']);
+    expect(help.code).toBe(0);
+    // (The process runs the built dist/, the other tests src/: they must be the same.)
+    expect(help.stdout, 'dist/ is older than src/: npm run build').toBe(
+      (await quadkit(['--help'])).stdout,
+    );
+    const unknown = await subprocess(['query', csv, '--nearest', '0,0']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^quadkit: unknown option '--nearest'/);
+    const missing = await subprocess(['query', join(dir, 'nope.csv'), '--near', '0,0']);
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toBe(
+      `quadkit: ${join(dir, 'nope.csv')}: cannot read the file (ENOENT)\n`,
+    );
+  });
+
+  it('a reader that stops early (| head) leaves no scratch copy of standard input behind', async ({
+    expect,
+  }) => {
+    const tmp = mkdtempSync(join(tmpdir(), 'quadkit-cli-stdin-'));
+    try {
+      for (let run = 0; run < 3; run++) {
+        const child = spawn(
+          process.execPath,
+          [BIN, 'query', '-', '--bbox', '-180,-90,180,90', '-f', 'ndjson'],
+          { env: { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp } },
+        );
+        const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+        // The first chunk of the answer, then the pipe closes, as `head -1` closes it.
+        child.stdout.once('data', () => child.stdout.destroy());
+        child.stdin.on('error', () => {});
+        child.stdin.end(readFileSync(ndjson));
+        expect(await exited).toBe(0);
+        expect(readdirSync(tmp)).toEqual([]);
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('queries a GeoJSON file several times larger than the memory it may use', async ({
+    expect,
+  }) => {
+    // About 12 MB of features (8,000), read with a 16 MB heap: parsing it whole could not fit.
+    // (Fewer and larger features than the cities: the streaming parser's time goes by the
+    // feature, and --near holds up to 2k + 1,024 of them, 1.5 MB of these.)
+    const path = join(dir, 'big.geojson');
+    const feature = lines(readFileSync(ndjson, 'utf8'))[0];
+    const chunk = Array.from({ length: 1000 }, (_, i) =>
+      JSON.stringify({
+        ...feature,
+        properties: { ...feature.properties, i, pad: 'x'.repeat(1400) },
+      }),
+    ).join(',\n');
+    const parts = ['{"type":"FeatureCollection","features":[\n'];
+    for (let i = 0; i < 8; i++) parts.push(i === 0 ? chunk : `,\n${chunk}`);
+    parts.push('\n]}\n');
+    writeFileSync(path, parts.join(''));
+    const [lon, lat] = feature.geometry.coordinates as [number, number];
+    const run = await subprocess(
+      ['query', path, '--near', `${lon},${lat}`, '-k', '3', '-f', 'ndjson'],
+      { nodeArgs: ['--max-old-space-size=16'] },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(lines(run.stdout).map((f) => f.properties.i)).toEqual([0, 1, 2]);
+  }, 300_000);
+
+  it('reads its own standard input as -, as it reads the file, and leaves no scratch copy', async ({
+    expect,
+  }) => {
+    const tmp = mkdtempSync(join(tmpdir(), 'quadkit-cli-stdin-'));
+    try {
+      const args = ['--within', '2.35,48.85,300', '-f', 'ndjson'];
+      const piped = await subprocess(['query', '-', ...args], { input: readFileSync(csv), tmp });
+      expect(piped.code, piped.stderr).toBe(0);
+      const want = lines((await quadkit(['query', csv, ...args])).stdout);
+      expect(want.length).toBeGreaterThan(10);
+      expect(lines(piped.stdout)).toEqual(want);
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
