@@ -85,11 +85,13 @@ export class CorruptBufferError extends Error {
   }
 }
 
-/** How a bad value reads in a message: strings quoted, objects and arrays by kind. */
+/**
+ * How a bad value reads in a message: strings quoted, arrays by their length, objects by kind.
+ */
 export function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'object' && value !== null)
-    return Array.isArray(value) ? 'an array' : 'an object';
+    return Array.isArray(value) ? `an array of ${value.length}` : 'an object';
   return String(value);
 }
 

@@ -5,7 +5,7 @@
 // engine/charges.ts).
 
 import { ChargeTree, forceOn } from './engine/charges.js';
-import { InvalidTypeError, InvalidValueError } from './errors.js';
+import { badField, InvalidTypeError, InvalidValueError } from './errors.js';
 
 /** What the force reads and writes on a node: d3-force's simulation nodes have these. */
 export interface ForceNode {
@@ -94,13 +94,12 @@ export interface ManyBodyForce<N extends ForceNode> {
 }
 
 function checkNumber(name: string, value: unknown, min: number, infinite: boolean): number {
-  if (typeof value !== 'number') {
-    throw new InvalidTypeError(`quadkit: ${name} must be a number, got ${typeof value}`);
-  }
-  if (!(value >= min) || (!infinite && value === Number.POSITIVE_INFINITY)) {
-    throw new InvalidValueError(
-      `quadkit: ${name} must be a ${infinite ? '' : 'finite '}number ≥ ${min}, got ${value}`,
-    );
+  if (
+    typeof value !== 'number' ||
+    !(value >= min) ||
+    (!infinite && value === Number.POSITIVE_INFINITY)
+  ) {
+    badField(name, value, `a ${infinite ? '' : 'finite '}number >= ${min}`);
   }
   return value;
 }

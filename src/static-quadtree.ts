@@ -6,16 +6,15 @@ import { runLength } from './engine/packed-walk.js';
 import { arraySource, itemSource, pointSource } from './engine/sources.js';
 import { InvalidTypeError, InvalidValueError, wrongType } from './errors.js';
 import { QueryIndex } from './queries.js';
+import { boxesReader } from './typed-items.js';
 import type { IndexSummary, Rect, RectLike, RequireToRect, ToRect } from './types.js';
 import {
   BOX_LAYOUT,
-  badBox,
   checkBounds,
   checkFlag,
   checkFunction,
   checkInteger,
   checkOptions,
-  isBox,
   itemCount,
   POINT_LAYOUT,
 } from './validate.js';
@@ -144,8 +143,8 @@ export class StaticQuadtree<T = number> extends QueryIndex<T> {
     const n = itemCount(boxes, 'StaticQuadtree.fromBoxes(boxes)', 4, BOX_LAYOUT);
     checkOptions(options, 'StaticQuadtree.fromBoxes', BUILD_OPTIONS, true);
     // The build only reads its input: a Float64Array is used as it is; other arrays are checked
-    // (a null or a string would otherwise become a number).
-    const src = boxes instanceof Float64Array ? boxes : toNumbers(boxes, 'boxes');
+    // and copied (a null or a string would otherwise become a number).
+    const src = boxes instanceof Float64Array ? boxes : readBoxes(boxes, n);
     // (The build checks every box in its first pass over them.)
     return new StaticQuadtree<number>(build(arraySource(src, n), options, null, src), null, null);
   }
@@ -280,31 +279,16 @@ function takeRuns<T>(sorted: readonly T[], entries: Int32Array, n: number, out: 
   return i;
 }
 
-// Throws naming the first box that is not 4 finite numbers with min <= max.
-function checkBoxes(src: Float64Array, n: number): void {
-  for (let i = 0; i < n; i++) {
-    const j = 4 * i;
-    const a = src[j]!;
-    const b = src[j + 1]!;
-    const c = src[j + 2]!;
-    const d = src[j + 3]!;
-    if (!isBox(a, b, c, d)) badBox(`box ${i}`, [a, b, c, d]);
-  }
-}
-
-// Copies an array of numbers into a Float64Array, refusing anything that is not a number.
-function toNumbers(values: ArrayLike<number>, name: string): Float64Array {
-  const out = new Float64Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (typeof v !== 'number') wrongType(`${name}[${i}] (box ${Math.floor(i / 4)})`, v, 'a number');
-    out[i] = v;
-  }
+// Copies boxes 0..n-1 of `boxes` into a Float64Array, or throws naming the first that is not 4
+// finite numbers with min <= max, as the typed-array door of the dynamic indexes does.
+function readBoxes(boxes: ArrayLike<number>, n: number): Float64Array {
+  const out = new Float64Array(4 * n);
+  boxesReader(boxes).first(n, out, '');
   return out;
 }
 
 // Builds the packed tree. Items and points that are not boxes throw as they are read; a bad box
-// of `boxes`, the Float64Array of the source if it is one, is named by checkBoxes.
+// of `boxes`, the Float64Array of the source if it is one, is named by readBoxes.
 function build<T>(
   source: BoxSource,
   options: StaticQuadtreeOptions<T>,
@@ -326,7 +310,7 @@ function build<T>(
   }
   const tree = PackedTree.build(source, nodeSize, shared === true, bounds, rank);
   if (tree === null) {
-    if (boxes !== null) checkBoxes(boxes, source.n);
+    if (boxes !== null) readBoxes(boxes, source.n);
     throw new InvalidValueError('quadkit: a box is not 4 finite numbers with min <= max');
   }
   return tree;

@@ -350,6 +350,13 @@ export function checkFinite(name: string, value: number): void {
   if (typeof value !== 'number' || value - value !== 0) bad(name, value, 'a finite number');
 }
 
+/** Throws unless `value` is a finite number > 0. */
+export function checkPositive(name: string, value: number): void {
+  if (typeof value !== 'number' || !(value > 0) || value - value !== 0) {
+    bad(name, value, 'a finite number > 0');
+  }
+}
+
 /** Throws unless `value` is a number >= 0 (`Infinity` allowed when `infinite`). */
 export function checkNonNegative(name: string, value: number, infinite: boolean): void {
   if (
@@ -409,12 +416,8 @@ export function checkBounds(name: string, b: Rect | undefined): Rect {
   }
   checkFinite(`${name}.x`, b.x);
   checkFinite(`${name}.y`, b.y);
-  if (typeof b.width !== 'number' || !(b.width > 0) || b.width - b.width !== 0) {
-    bad(`${name}.width`, b.width, 'a finite number > 0');
-  }
-  if (typeof b.height !== 'number' || !(b.height > 0) || b.height - b.height !== 0) {
-    bad(`${name}.height`, b.height, 'a finite number > 0');
-  }
+  checkPositive(`${name}.width`, b.width);
+  checkPositive(`${name}.height`, b.height);
   if (!Number.isFinite(b.x + b.width) || !Number.isFinite(b.y + b.height)) {
     bad(`${name}.x + width`, b.x + b.width, 'finite');
   }

@@ -1376,13 +1376,13 @@ describe('StaticQuadtree refuses bad input', () => {
       expectThrows(
         () => StaticQuadtree.fromBoxes(raw),
         [RangeError],
-        new RegExp(`box ${box}\\b`),
+        new RegExp(`item ${box} \\(boxes\\[${4 * box}\\.\\.`),
         value,
       );
       expectThrows(
         () => StaticQuadtree.fromBoxes(Float64Array.from(raw)),
         [RangeError],
-        new RegExp(`box ${box}\\b`),
+        new RegExp(`item ${box} \\(boxes\\[${4 * box}\\.\\.`),
       );
     }
   });
@@ -1397,7 +1397,12 @@ describe('StaticQuadtree refuses bad input', () => {
     ] as const) {
       const copy = raw.slice();
       copy[4 * 12_345 + 2] = bad; // maxX
-      expectThrows(() => StaticQuadtree.fromBoxes(copy), [RangeError], /box 12345\b/, value);
+      expectThrows(
+        () => StaticQuadtree.fromBoxes(copy),
+        [RangeError],
+        /item 12345 \(boxes\[49380\.\./,
+        value,
+      );
     }
   });
 
@@ -1457,10 +1462,14 @@ describe('StaticQuadtree refuses bad input', () => {
     // JSON turns NaN into null: a box saved as [null, null, 1, 1] must not become [0, 0, 1, 1].
     expectThrows(
       () => StaticQuadtree.fromBoxes([null, null, 1, 1] as never),
-      RANGE_OR_TYPE,
-      /box 0/,
+      [TypeError],
+      /boxes\[0\] \(item 0\) must be a number, got null/,
     );
-    expectThrows(() => StaticQuadtree.fromBoxes([0, 0, '1', 1] as never), RANGE_OR_TYPE, /box 0/);
+    expectThrows(
+      () => StaticQuadtree.fromBoxes([0, 0, '1', 1] as never),
+      [TypeError],
+      /boxes\[2\] \(item 0\) must be a number, got "1"/,
+    );
   });
 
   it('from() throws naming items[i] and the field for a bad item', () => {

@@ -2,7 +2,7 @@
 // over a SharedArrayBuffer that every thread of the batch reads. A bad array throws a
 // TypeError/RangeError naming the argument, the entry and its value, before any work starts.
 
-import { describe, InvalidTypeError, InvalidValueError } from '../errors.js';
+import { badField, describe, InvalidTypeError, InvalidValueError } from '../errors.js';
 import { AT_POINT, BOX, CIRCLE_AT, KNN, STRIDE } from './kernel.js';
 
 /** The argument name and the meaning of each number of a query, per kind. */
@@ -52,8 +52,8 @@ export function readQueries(kind: number, values: ArrayLike<number>): Float64Arr
   for (let i = 0; i < length; i++) {
     const v = values[i];
     if (typeof v !== 'number' || v - v !== 0) {
-      const text = `quadkit: ${name}[${i}] (${fields[i % stride]} of query ${Math.floor(i / stride)}) must be a finite number, got ${describe(v)}`;
-      throw typeof v === 'number' ? new InvalidValueError(text) : new InvalidTypeError(text);
+      const field = `${name}[${i}] (${fields[i % stride]} of query ${Math.floor(i / stride)})`;
+      badField(field, v, 'a finite number');
     }
     out[i] = v;
   }

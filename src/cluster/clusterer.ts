@@ -12,9 +12,9 @@ import {
 import { rangeInto } from './grid.js';
 import {
   type ClustererOptions,
-  checkOptions,
   coordinatesOf,
   type FullOptions,
+  readOptions,
   wrapLng,
 } from './input.js';
 import {
@@ -72,7 +72,7 @@ export class Clusterer<P = Record<string, unknown> | null, C = Record<string, ne
    * @param options - `{ radius = 40, extent = 512, minZoom = 0, maxZoom = 16, minPoints = 2, map, reduce }`.
    */
   constructor(options: ClustererOptions<P, C> = {}) {
-    this.options = checkOptions(options);
+    this.options = readOptions(options);
     this.load([]);
   }
 

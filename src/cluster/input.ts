@@ -1,8 +1,15 @@
 // Input checks of the clusterer: options, points and boxes. Each throws a RangeError or TypeError
 // naming the field and the value.
 
-import { InvalidTypeError, InvalidValueError, UnknownOptionError } from '../errors.js';
-import { checkFunction, checkInteger, checkRange } from '../validate.js';
+import { badField, InvalidTypeError } from '../errors.js';
+import {
+  checkFlag,
+  checkFunction,
+  checkInteger,
+  checkOptions,
+  checkPositive,
+  checkRange,
+} from '../validate.js';
 import type { PointFeature } from './features.js';
 
 /** Options of `Clusterer`: supercluster's names, defaults and meaning. */
@@ -54,19 +61,8 @@ export type FullOptions<P, C> = {
  * Checks the options and fills in the defaults; throws naming a bad or unknown option.
  * @param options - the constructor's options.
  */
-export function checkOptions<P, C>(options: ClustererOptions<P, C>): FullOptions<P, C> {
-  if (options === null || typeof options !== 'object') {
-    throw new InvalidTypeError(
-      `quadkit: options must be an object { radius, extent, minZoom, maxZoom, minPoints, map, reduce }, got ${String(options)}`,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.includes(key)) {
-      throw new UnknownOptionError(
-        `quadkit: unknown option ${JSON.stringify(key)} for Clusterer; known options: ${KNOWN.join(', ')}`,
-      );
-    }
-  }
+export function readOptions<P, C>(options: ClustererOptions<P, C>): FullOptions<P, C> {
+  checkOptions(options, 'Clusterer', KNOWN, false);
   const {
     minZoom = 0,
     maxZoom = 16,
@@ -84,21 +80,10 @@ export function checkOptions<P, C>(options: ClustererOptions<P, C>): FullOptions
   checkPositive('options.radius (pixels)', radius);
   checkPositive('options.extent (pixels)', extent);
   checkInteger('options.nodeSize', nodeSize, 2, 65536);
-  if (typeof generateId !== 'boolean')
-    throw new InvalidTypeError(
-      `quadkit: options.generateId must be true or false, got ${generateId}`,
-    );
+  checkFlag('options.generateId', generateId);
   checkFunction('options.map', map);
   if (reduce !== null) checkFunction('options.reduce', reduce);
   return { minZoom, maxZoom, minPoints, radius, extent, nodeSize, generateId, map, reduce };
-}
-
-// Throws unless value is a finite number > 0.
-function checkPositive(name: string, value: unknown): void {
-  if (typeof value !== 'number' || !(value > 0) || value === Number.POSITIVE_INFINITY) {
-    const text = `quadkit: ${name} must be a finite number > 0, got ${String(value)}`;
-    throw typeof value === 'number' ? new InvalidValueError(text) : new InvalidTypeError(text);
-  }
 }
 
 /**
@@ -133,8 +118,12 @@ export function coordinatesOf(point: unknown, i: number): number[] {
     );
   const lng = c[0]!;
   if (typeof lng !== 'number' || !(lng >= -180 && lng <= 180)) {
-    const text = `quadkit: points[${i}].geometry.coordinates[0] (longitude) must be a number from -180 to 180, got ${String(lng)}; wrap it first: ((lng + 180) % 360 + 360) % 360 - 180`;
-    throw typeof lng === 'number' ? new InvalidValueError(text) : new InvalidTypeError(text);
+    badField(
+      `points[${i}].geometry.coordinates[0] (longitude)`,
+      lng,
+      'a number from -180 to 180',
+      '; wrap it first: ((lng + 180) % 360 + 360) % 360 - 180',
+    );
   }
   checkRange(`points[${i}].geometry.coordinates[1] (latitude)`, c[1]!, -90, 90);
   return c;

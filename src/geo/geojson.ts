@@ -1,4 +1,4 @@
-import { InvalidTypeError, InvalidValueError } from '../errors.js';
+import { badField, InvalidTypeError } from '../errors.js';
 import { cutPolygon } from './antimeridian.js';
 import { type Bands, buildBands } from './bands.js';
 
@@ -100,19 +100,6 @@ export interface Parts {
   readonly box: Float64Array;
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'object') return 'an object';
-  return String(value);
-}
-
-function fault(path: string, rule: string, value: unknown): never {
-  const text = `quadkit: ${path} must be ${rule}, got ${describe(value)}`;
-  throw typeof value === 'number' ? new InvalidValueError(text) : new InvalidTypeError(text);
-}
-
 // Growable buffers the reader fills, then packs.
 class Builder {
   kind: number[] = [];
@@ -168,23 +155,23 @@ class Builder {
 }
 
 function array(path: string, value: unknown, what: string): unknown[] {
-  if (!Array.isArray(value)) fault(path, what, value);
+  if (!Array.isArray(value)) badField(path, value, what);
   return value;
 }
 
 function position(b: Builder, path: string, value: unknown): void {
   const p = array(path, value, 'a position [longitude, latitude]');
-  if (p.length < 2) fault(path, 'a position [longitude, latitude]', p);
+  if (p.length < 2) badField(path, p, 'a position [longitude, latitude]');
   for (let i = 0; i < 2; i++) {
     const v = p[i];
-    if (typeof v !== 'number' || v - v !== 0) fault(`${path}[${i}]`, 'a finite number', v);
+    if (typeof v !== 'number' || v - v !== 0) badField(`${path}[${i}]`, v, 'a finite number');
   }
   b.xy.push(p[0] as number, p[1] as number);
 }
 
 function positions(b: Builder, path: string, value: unknown, min: number, what: string): unknown[] {
   const list = array(path, value, what);
-  if (list.length < min) fault(path, what, list);
+  if (list.length < min) badField(path, list, what);
   for (let i = 0; i < list.length; i++) position(b, `${path}[${i}]`, list[i]);
   return list;
 }
@@ -245,7 +232,7 @@ function polygon(b: Builder, f: number, path: string, value: unknown): void {
 
 function geometry(b: Builder, f: number, path: string, g: unknown): void {
   if (g === null || typeof g !== 'object' || Array.isArray(g))
-    fault(path, 'a GeoJSON geometry object', g);
+    badField(path, g, 'a GeoJSON geometry object');
   const { type } = g as { type?: unknown };
   const cp = `${path}.coordinates`;
   const c = (g as { coordinates?: unknown }).coordinates;
@@ -287,10 +274,10 @@ function geometry(b: Builder, f: number, path: string, g: unknown): void {
       return;
     }
     default:
-      fault(
+      badField(
         `${path}.type`,
-        'one of "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"',
         type,
+        'one of "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"',
       );
   }
 }
@@ -318,7 +305,7 @@ export function readGeoJson<P>(input: GeoInput<P>): { features: Feature<P>[]; pa
   ) {
     list = array('features', (input as FeatureCollection<P>).features, 'an array of features');
   } else {
-    fault('input', 'a FeatureCollection, an array of features or an array of geometries', input);
+    badField('input', input, 'a FeatureCollection, an array of features or an array of geometries');
   }
   const b = new Builder();
   const features: Feature<P>[] = new Array(list.length);
@@ -335,10 +322,10 @@ export function readGeoJson<P>(input: GeoInput<P>): { features: Feature<P>[]; pa
       typeof item !== 'object' ||
       (item as { type?: unknown }).type !== 'Feature'
     ) {
-      fault(path, 'a GeoJSON Feature (type "Feature")', item);
+      badField(path, item, 'a GeoJSON Feature (type "Feature")');
     }
     const g = (item as Feature<P>).geometry;
-    if (g === undefined) fault(`${path}.geometry`, 'a geometry object or null', g);
+    if (g === undefined) badField(`${path}.geometry`, g, 'a geometry object or null');
     if (g !== null) geometry(b, f, `${path}.geometry`, g);
     features[f] = item as Feature<P>;
   }

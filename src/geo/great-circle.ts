@@ -12,6 +12,7 @@ import {
   checkFinite,
   checkFunction,
   checkNonNegative,
+  checkPositive,
   checkRange,
   maxDistanceOf,
 } from '../validate.js';
@@ -48,7 +49,7 @@ export function haversine(
 function checkQuery(lon: number, lat: number, radius: number): void {
   checkFinite('lon', lon);
   checkRange('lat', lat, -90, 90);
-  checkRange('radius', radius, Number.MIN_VALUE, Number.MAX_VALUE);
+  checkPositive('radius', radius);
 }
 
 /**

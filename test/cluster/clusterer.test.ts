@@ -466,10 +466,18 @@ describe('bad input', () => {
       [{ minPoints: 0 }, /options\.minPoints/],
       [{ map: 3 }, /options\.map must be a function/],
       [{ reduce: 'sum' }, /options\.reduce must be a function/],
-      [{ log: true }, /unknown option "log"/],
+      [{ log: true }, /unknown option "log" for Clusterer; known options: minZoom, maxZoom/],
+      [{ generateId: 1 }, /options\.generateId must be true or false, got 1/],
+      [{ radius: '40' }, /options\.radius \(pixels\) must be a finite number > 0, got "40"/],
     ];
     for (const [o, message] of bad) expect(() => new Clusterer(o)).toThrow(message);
-    expect(() => new Clusterer(null as unknown as object)).toThrow(TypeError);
+    // The messages and error classes of every index's options (validate.ts).
+    expect(() => new Clusterer({ radius: '40' } as never)).toThrow(TypeError);
+    expect(() => new Clusterer({ radius: Number.POSITIVE_INFINITY })).toThrow(RangeError);
+    expect(() => new Clusterer({ generateId: 1 } as never)).toThrow(TypeError);
+    expect(() => new Clusterer(null as unknown as object)).toThrow(
+      /options of Clusterer must be an object \{ minZoom, maxZoom, .* got null/,
+    );
   });
 });
 

@@ -173,6 +173,10 @@ describe('forceManyBody: bad input', () => {
     expect(() => f.distanceMin(Number.POSITIVE_INFINITY)).toThrow(/distanceMin/);
     expect(() => f.distanceMax(-2)).toThrow(/distanceMax/);
     expect(() => f.strength('x' as unknown as number)).toThrow(TypeError);
+    expect(() => f.theta('1' as unknown as number)).toThrow(
+      /theta must be a finite number >= 0, got "1"/,
+    );
+    expect(() => f.distanceMax(-2)).toThrow(/distanceMax must be a number >= 0, got -2/);
     expect(() => f.strength(Number.NaN)).toThrow(/strength/);
     // Nothing changed.
     expect([f.theta(), f.distanceMin(), f.distanceMax()]).toEqual([
