@@ -25,8 +25,11 @@ export async function runSample(folder: string, options: SampleOptions, io: Io):
   try {
     await mkdir(folder, { recursive: true });
   } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
     throw new CliError(
-      `${folder}: cannot make the folder there (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? `${folder}: not a folder (a file of that name is in the way); give a folder`
+        : `${folder}: cannot make the folder there (${code ?? 'error'})`,
     );
   }
   // Every target checked before any is written.
@@ -56,6 +59,8 @@ export async function runSample(folder: string, options: SampleOptions, io: Io):
   if (!options.quiet)
     for (const file of files)
       io.stderr.write(
-        `quadkit: ${todo.includes(file) ? 'wrote' : 'already there:'} ${join(folder, file.name)}: ${file.what}\n`,
+        todo.includes(file)
+          ? `quadkit: wrote ${join(folder, file.name)}: ${file.what}\n`
+          : `quadkit: ${join(folder, file.name)} is already the sample: ${file.what}\n`,
       );
 }
