@@ -11,7 +11,7 @@ import type { PointLike, Rect, RectLike, ToPoint, ToRect } from './types.js';
  * else from `item.x`, `item.y`, `item.width ?? 0`, `item.height ?? 0`. Throws when they are not
  * finite numbers or a size is negative (and then writes nothing).
  */
-export function readItem<T>(item: T, toRect: ToRect<T> | undefined, out: Float64Array): void {
+function readItem<T>(item: T, toRect: ToRect<T> | undefined, out: Float64Array): void {
   if (toRect === undefined) {
     if (item === null || typeof item !== 'object') {
       wrongType('item', item, 'an object { x, y, width?, height? } (or give options.toRect)');
@@ -34,11 +34,7 @@ export function readItem<T>(item: T, toRect: ToRect<T> | undefined, out: Float64
  * else from `item.x`, `item.y`. Throws when they are not finite numbers (and then writes
  * nothing).
  */
-export function readPointItem<T>(
-  item: T,
-  toPoint: ToPoint<T> | undefined,
-  out: Float64Array,
-): void {
+function readPointItem<T>(item: T, toPoint: ToPoint<T> | undefined, out: Float64Array): void {
   if (toPoint === undefined) {
     if (item === null || typeof item !== 'object') {
       wrongType('item', item, 'an object { x, y } (or give options.toPoint)');
@@ -148,7 +144,7 @@ export function pointReader<T>(toPoint: ToPoint<T> | undefined): ItemReader<T> {
  * @param start - the first item read.
  * @param end - the item after the last one read.
  */
-export function readRects<T>(
+function readRects<T>(
   items: readonly T[],
   toRect: ToRect<T> | undefined,
   out: Float64Array,
@@ -174,7 +170,7 @@ export function readRects<T>(
  * @param start - the first item read.
  * @param end - the item after the last one read.
  */
-export function readPoints<T>(
+function readPoints<T>(
   items: readonly T[],
   toPoint: ToPoint<T> | undefined,
   out: Float64Array,

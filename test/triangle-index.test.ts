@@ -539,6 +539,36 @@ describe('TriangleIndex fixtures and bad input', () => {
     expect(index.locate(0.5, 0)).toBe(0);
   });
 
+  it('cornersOf(t) gives the corners of triangle t as the mesh lists them (a skipped one too), and refuses a t outside the mesh', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -50, max: 50 }), { minLength: 6, maxLength: 40 }),
+        fc.array(fc.nat(), { minLength: 3, maxLength: 60 }),
+        (raw, picks) => {
+          const coords = raw.length % 2 === 0 ? raw : raw.slice(1);
+          const vertices = coords.length / 2;
+          const triangles = picks
+            .slice(0, picks.length - (picks.length % 3))
+            .map((p) => p % vertices);
+          const index = new TriangleIndex(coords, triangles, { skipDegenerate: true });
+          for (let t = 0; t < triangles.length / 3; t++) {
+            const want = [0, 1, 2].flatMap((k) => {
+              const v = triangles[3 * t + k]!;
+              return [coords[2 * v]!, coords[2 * v + 1]!];
+            });
+            expect(index.cornersOf(t)).toEqual(want);
+          }
+          const size = triangles.length / 3;
+          for (const t of [-1, size, 0.5, Number.NaN]) {
+            expect(() => index.cornersOf(t)).toThrow(RangeError);
+            expect(() => index.cornersOf(t)).toThrow(/\bt must be an integer/);
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
   it('invalid indices and coordinates are refused with the field and value', () => {
     expect(() => new TriangleIndex([0, 0, 1, 0, 0, 1], [0, 1, 3])).toThrow(/triangles\[2\].*3/);
     expect(() => new TriangleIndex([0, 0, 1, 0, 0, 1], [0, 1, 1.5])).toThrow(RangeError);

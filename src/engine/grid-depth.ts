@@ -8,7 +8,7 @@
 // fixed depth of each scene within one level of this choice.
 
 /** Items per finest cell the chosen depth aims at. */
-export const ITEMS_PER_CELL = 32;
+const ITEMS_PER_CELL = 32;
 /** The deepest grid. */
 export const DEPTH_LIMIT = 10;
 /** Boxes sampled to choose a depth. */

@@ -209,7 +209,7 @@ export function searchShape(tree: PackedTree, shape: number, q: Float64Array, qi
  * (the same value the box test computes for a point) unless it is on the rim, where the exact
  * test decides, so the answers are those of the general walk.
  */
-export function searchCirclePoints(tree: PackedTree, x: number, y: number, r: number): number {
+function searchCirclePoints(tree: PackedTree, x: number, y: number, r: number): number {
   const { boxes, emit, levelEnd, stack, nodeSize, runs } = tree;
   let results = tree.results;
   const lo = r * r * (1 - 2 ** -40);

@@ -31,7 +31,7 @@ const MAGIC = 0x54494b51; // 'QKIT' read as a little-endian u32
  * Version of the buffer format written. fromBuffer reads it and version 1, whose checksum leaves
  * out the header, and refuses any other.
  */
-export const FORMAT_VERSION = 2;
+const FORMAT_VERSION = 2;
 /** Header bytes from here to HEADER are reserved: 0 in format 2. */
 const RESERVED = 24;
 const KIND_STATIC = 1;

@@ -75,7 +75,7 @@ export function initNode(
 }
 
 /** Gives node n of `tree` the regions of a leaf: no A region, an unbounded B band. */
-export function leafBands(tree: RegionTree<unknown>, n: number): void {
+function leafBands(tree: RegionTree<unknown>, n: number): void {
   const band = tree.band;
   tree.lk[8 * n + NODE_NA] = 0;
   band[4 * n] = INF;

@@ -21,9 +21,9 @@ export const IN_CIRCLE = 2;
 export const ON_SEGMENT = 3;
 
 /** `pointInPolygon` answers. */
-export const OUTSIDE = 0;
-export const INSIDE = 1;
-export const BOUNDARY = 2;
+const OUTSIDE = 0;
+const INSIDE = 1;
+const BOUNDARY = 2;
 
 /**
  * Where the point (x, y) lies in the polygon part p: OUTSIDE, INSIDE or on its BOUNDARY (any
@@ -32,7 +32,7 @@ export const BOUNDARY = 2;
  * above, the other not: the half-open rule, so a vertex on the ray is counted once) and the
  * point lies strictly on its left going up (on its right going down), by exact orientation.
  */
-export function pointInPolygon(parts: Parts, p: number, x: number, y: number): number {
+function pointInPolygon(parts: Parts, p: number, x: number, y: number): number {
   const { partRing, ringStart, bands } = parts;
   const n = bands.count[p]!;
   if (n > 0) {

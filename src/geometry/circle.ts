@@ -162,14 +162,7 @@ function centreGapSign(
  * The exact sign of (p - a) . (b - a): positive when the projection of p on the line ab falls
  * past a towards b.
  */
-export function dotSign(
-  ax: number,
-  ay: number,
-  bx: number,
-  by: number,
-  px: number,
-  py: number,
-): number {
+function dotSign(ax: number, ay: number, bx: number, by: number, px: number, py: number): number {
   const l = (px - ax) * (bx - ax);
   const r = (py - ay) * (by - ay);
   const dot = l + r;

@@ -16,11 +16,6 @@ export function beginSum(): void {
   termCount = 0;
 }
 
-/** Adds `a` (a single double) to the exact sum. */
-export function addTerm(a: number): void {
-  terms[termCount++] = a;
-}
-
 /** Adds the exact product `a * b` to the exact sum (two doubles, by Dekker's two-product). */
 export function addProduct(a: number, b: number): void {
   const x = a * b;

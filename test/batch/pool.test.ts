@@ -270,6 +270,7 @@ describe.each(DATASETS)('BatchPool on $name (main thread + 2 workers)', ({ boxes
   it('pairs() returns the pairs pairs(callback) calls back with, in the same order', async () => {
     const result = await pool.pairs();
     expect(Array.from(result.pairs)).toEqual(singleThreadPairs(tree, id));
+    expect(result.length).toBe(singleThreadPairs(tree, id).length / 2);
     const objects: [Item, Item][] = [];
     tree.pairs((a, b) => {
       objects.push([a, b]);
