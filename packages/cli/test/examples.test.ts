@@ -28,6 +28,7 @@ import { SAMPLES } from '../src/samples.js';
 import { QkFile } from '../src/store.js';
 import { BIN, lines, quadkit } from './run.js';
 
+const README = new URL('../README.md', import.meta.url);
 const DATA = new URL('../data/', import.meta.url);
 const data = (name: string) => readFileSync(new URL(name, DATA));
 
@@ -94,6 +95,9 @@ describe('quadkit sample', () => {
     expect(Object.keys(rows[0]!)).toEqual(['name', 'country', 'lon', 'lat', 'population']);
     expect(rows.length).toBeGreaterThan(2000);
     expect(rows.every((r) => Number(r.population) >= 100_000)).toBe(true);
+    // (The README says how many.)
+    const said = /the ([\d,]+) cities of the world/.exec(readFileSync(README, 'utf8'));
+    expect(Number(said?.[1]?.replaceAll(',', ''))).toBe(rows.length);
     const collection = JSON.parse(data('countries.geojson').toString('utf8'));
     expect(collection.features.length).toBeGreaterThan(150);
     expect(
@@ -184,8 +188,6 @@ describe('the precision of the numbers printed', () => {
     expect(join.stderr).toMatch(/--full-precision applies to --format csv/);
   });
 });
-
-const README = new URL('../README.md', import.meta.url);
 
 const root = mkdtempSync(join(tmpdir(), 'quadkit-examples-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
