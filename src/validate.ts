@@ -110,21 +110,13 @@ export interface ItemReader<T> {
 /** The reader of a rectangle index's items: `readItem` through `toRect` (checked here). */
 export function rectReader<T>(toRect: ToRect<T> | undefined): ItemReader<T> {
   if (toRect !== undefined) checkFunction('options.toRect', toRect);
-  const read = (item: T, out: Float64Array): void => readItem(item, toRect, out);
-  return Object.assign(read, {
-    many: (items: readonly T[], out: Float64Array, suffix: string) =>
-      readRects(items, toRect, out, suffix, 0, items.length),
-  });
+  return reader(toRect, readItem, copyRects, putRect);
 }
 
 /** The reader of a point index's items: `readPointItem` through `toPoint` (checked here). */
 export function pointReader<T>(toPoint: ToPoint<T> | undefined): ItemReader<T> {
   if (toPoint !== undefined) checkFunction('options.toPoint', toPoint);
-  const read = (item: T, out: Float64Array): void => readPointItem(item, toPoint, out);
-  return Object.assign(read, {
-    many: (items: readonly T[], out: Float64Array, suffix: string) =>
-      readPoints(items, toPoint, out, suffix, 0, items.length),
-  });
+  return reader(toPoint, readPointItem, copyPoints, putPoint);
 }
 
 // --- Bulk reads ---
@@ -134,55 +126,27 @@ export function pointReader<T>(toPoint: ToPoint<T> | undefined): ItemReader<T> {
 // readItem or readPointItem, which builds the error message; the error (and any error thrown by
 // toRect/toPoint) gets `(items[i]<suffix>)` appended.
 
-/**
- * Reads the bounds of items [start, end) into `out` (minX, minY, maxX, maxY per item, item
- * `start` at 0), through `toRect` when given, or throws naming the first bad item.
- * @param items - the items.
- * @param toRect - reads an item's bounds, or undefined for `{ x, y, width?, height? }` items.
- * @param out - at least 4 numbers per item read.
- * @param suffix - appended after the item's index in an error message.
- * @param start - the first item read.
- * @param end - the item after the last one read.
- */
-function readRects<T>(
-  items: readonly T[],
-  toRect: ToRect<T> | undefined,
-  out: Float64Array,
-  suffix: string,
-  start: number,
-  end: number,
-): void {
-  const bad =
-    toRect === undefined
-      ? copyRects(items as readonly unknown[] as readonly RectLike[], out, start, end)
-      : copyThrough(items, toRect, putRect, out, suffix, start, end);
-  if (bad >= 0) rethrow(bad, suffix, (box) => readItem(items[bad] as T, toRect, box));
-}
-
-/**
- * Reads the positions of point items [start, end) into `out` as zero-size boxes (x, y, x, y
- * per item, item `start` at 0), through `toPoint` when given, or throws naming the first bad
- * item.
- * @param items - the items.
- * @param toPoint - reads an item's position, or undefined for `{ x, y }` items.
- * @param out - at least 4 numbers per item read.
- * @param suffix - appended after the item's index in an error message.
- * @param start - the first item read.
- * @param end - the item after the last one read.
- */
-function readPoints<T>(
-  items: readonly T[],
-  toPoint: ToPoint<T> | undefined,
-  out: Float64Array,
-  suffix: string,
-  start: number,
-  end: number,
-): void {
-  const bad =
-    toPoint === undefined
-      ? copyPoints(items as readonly unknown[] as readonly PointLike[], out, start, end)
-      : copyThrough(items, toPoint, putPoint, out, suffix, start, end);
-  if (bad >= 0) rethrow(bad, suffix, (box) => readPointItem(items[bad] as T, toPoint, box));
+// The ItemReader of one kind of item (S: what `map` gives, or the item itself): `one` reads an
+// item (through `map` when given) or throws; `many` reads an array of items through `copy`, the
+// tight loop over items of the default shape, or `put` after `map`, into 4 numbers per item,
+// and throws one's error for the first bad item.
+function reader<T, S>(
+  map: ((item: T) => S) | undefined,
+  one: (item: T, map: ((item: T) => S) | undefined, out: Float64Array) => void,
+  copy: (items: readonly S[], out: Float64Array, start: number, end: number) => number,
+  put: (s: S, out: Float64Array, j: number) => boolean,
+): ItemReader<T> {
+  const read = (item: T, out: Float64Array): void => one(item, map, out);
+  return Object.assign(read, {
+    many(items: readonly T[], out: Float64Array, suffix: string): void {
+      const n = items.length;
+      const bad =
+        map === undefined
+          ? copy(items as readonly unknown[] as readonly S[], out, 0, n)
+          : copyThrough(items, map, put, out, suffix, 0, n);
+      if (bad >= 0) rethrow(bad, suffix, (box) => one(items[bad] as T, map, box));
+    },
+  });
 }
 
 /**
