@@ -438,10 +438,14 @@ describe('every example of the help and of packages/cli/README.md works as print
     await expect(runOne('quadkit query cities.csv --near 0,0', empty)).rejects.toThrow(
       /cities\.csv: cannot read the file \(ENOENT\)/,
     );
-    writeFileSync(join(empty, 'one.csv'), 'name,lon,lat\nA,10,10\n');
-    await expect(runOne('quadkit query one.csv --within 0,0,1', empty)).rejects.toThrow(
-      /its answer/,
-    );
+    // An answer with no feature, in each format.
+    const none = { code: 0, stderr: '' };
+    for (const [command, stdout] of [
+      ['quadkit query one.csv --within 0,0,1', '{"type":"FeatureCollection","features":[\n\n]}\n'],
+      ['quadkit query one.csv --within 0,0,1 --format csv', 'lon,lat,name\n'],
+      ['quadkit query one.csv --within 0,0,1 -f ndjson', ''],
+    ] as const)
+      await expect(checkAnswer(command, { ...none, stdout }, empty)).rejects.toThrow(/its answer/);
     expect(filesRead('cat cities.csv | quadkit query - --near 0,0')).toEqual(['cities.csv']);
     expect(filesRead('quadkit index a.geojson -o b.qk')).toEqual(['a.geojson']);
     expect(filesMade('quadkit sample data')).toEqual(['data/cities.csv', 'data/countries.geojson']);

@@ -101,26 +101,22 @@ describe.concurrent('quadkit as a process', () => {
   it('queries a GeoJSON file several times larger than the memory it may use', async ({
     expect,
   }) => {
-    // About 12 MB of features (8,000), read with a 16 MB heap: parsing it whole could not fit.
-    // (Fewer and larger features than the cities: the streaming parser's time goes by the
-    // feature, and --near holds up to 2k + 1,024 of them, 1.5 MB of these.)
+    // About 12 MB of features (1,000 of 12 KB each), read with a 16 MB heap: parsing it whole
+    // could not fit. Feature i lies 0.01° east of feature i - 1 (0.95 km at this latitude).
     const path = join(dir, 'big.geojson');
     const feature = lines(readFileSync(ndjson, 'utf8'))[0];
-    const chunk = Array.from({ length: 1000 }, (_, i) =>
+    const [lon, lat] = feature.geometry.coordinates as [number, number];
+    const features = Array.from({ length: 1000 }, (_, i) =>
       JSON.stringify({
         ...feature,
-        properties: { ...feature.properties, i, pad: 'x'.repeat(1400) },
+        geometry: { type: 'Point', coordinates: [lon + i * 0.01, lat] },
+        properties: { ...feature.properties, i, pad: 'x'.repeat(12_000) },
       }),
-    ).join(',\n');
-    const parts = ['{"type":"FeatureCollection","features":[\n'];
-    for (let i = 0; i < 8; i++) parts.push(i === 0 ? chunk : `,\n${chunk}`);
-    parts.push('\n]}\n');
-    writeFileSync(path, parts.join(''));
-    const [lon, lat] = feature.geometry.coordinates as [number, number];
-    const run = await subprocess(
-      ['query', path, '--near', `${lon},${lat}`, '-k', '3', '-f', 'ndjson'],
-      { nodeArgs: ['--max-old-space-size=16'] },
     );
+    writeFileSync(path, `{"type":"FeatureCollection","features":[\n${features.join(',\n')}\n]}\n`);
+    const run = await subprocess(['query', path, '--within', `${lon},${lat},2.5`, '-f', 'ndjson'], {
+      nodeArgs: ['--max-old-space-size=16'],
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(lines(run.stdout).map((f) => f.properties.i)).toEqual([0, 1, 2]);
   }, 300_000);
