@@ -211,7 +211,7 @@ export abstract class QueryIndex<T> {
     distances?: Float64Array | number[],
     filter?: (item: T) => unknown,
   ): number {
-    const n = this.into(this.nearestQuery(x, y, k, maxDistance, filter), out, this.slotItems());
+    const n = this.fill(this.nearestQuery(x, y, k, maxDistance, filter), out, this.slotItems());
     if (distances !== undefined) {
       const keys = this.engine.best.keys;
       for (let i = 0; i < n; i++) distances[i] = keys[i]!;
@@ -307,7 +307,7 @@ export abstract class QueryIndex<T> {
     const n = this.bestFirst(metric, q, k, filter);
     const found = this.engine.best.keys;
     for (let i = 0; i < n; i++) keys[i] = found[i]!;
-    return this.into(n, out, this.slotItems());
+    return this.fill(n, out, this.slotItems());
   }
 
   /**
@@ -317,7 +317,9 @@ export abstract class QueryIndex<T> {
   pairs(callback: PairCallback<T>): void {
     checkFunction('callback', callback);
     // The engine maps slots to items itself: one call per pair, straight to the callback.
-    this.walkPairs(callback as unknown as (a: number, b: number) => void, this.slotItems());
+    const items = this.slotItems();
+    const cb = callback as unknown as (a: number, b: number) => void;
+    this.walk('pairs', () => this.engine.pairs(cb, items));
   }
 
   /**
@@ -340,13 +342,7 @@ export abstract class QueryIndex<T> {
    */
   visit(callback: VisitCallback): void {
     checkFunction('callback', callback);
-    this.notWalking('visit');
-    this.engine.walking++;
-    try {
-      this.engine.visit(callback);
-    } finally {
-      this.engine.walking--;
-    }
+    this.walk('visit', () => this.engine.visit(callback));
   }
 
   /**
@@ -372,30 +368,22 @@ export abstract class QueryIndex<T> {
    */
   pairSlots(callback: (a: number, b: number) => void): void {
     checkFunction('callback', callback);
-    this.walkPairs(callback, null);
+    this.walk('pairs', () => this.engine.pairs(callback, null));
   }
 
-  // The pair walk behind `pairs` and `pairSlots`: the callback gets items[slot] (items given)
-  // or the slots.
-  private walkPairs(
-    callback: (a: number, b: number) => void,
-    items: readonly unknown[] | null,
-  ): void {
-    this.notWalking('pairs');
-    this.engine.walking++;
-    try {
-      this.engine.pairs(callback, items);
-    } finally {
-      this.engine.walking--;
-    }
-  }
-
-  // Refuses to start a walk that calls user code inside another one (they share scratch space).
-  private notWalking(method: string): void {
+  // Runs a walk that calls user code (`visit`, the pair walk of `pairs` and `pairSlots`): refused
+  // inside another one (they share scratch space); the index refuses changes until it ends.
+  private walk(method: string, run: () => void): void {
     if (this.engine.walking !== 0) {
       throw new WalkInProgressError(
         `quadkit: ${method}() cannot run inside a pairs() or visit() callback or a nearest() filter; collect first`,
       );
+    }
+    this.engine.walking++;
+    try {
+      run();
+    } finally {
+      this.engine.walking--;
     }
   }
 
@@ -519,31 +507,32 @@ export abstract class QueryIndex<T> {
    * @internal
    */
   protected hitInto(n: number, out: T[]): number {
-    return this.into(n, out, this.slotItems());
+    return this.fill(n, out, this.slotItems());
   }
 
   // The first n results as a new array of items (`items` by result, or the results themselves
   // when null), built at its exact length. An item array starts as a slice of `items` (n <= its
   // length): a copy of the right elements kind, so the stores below need no transition, about
   // 1.5 ns per item less than filling `new Array(n)`; its own loop keeps its stores' feedback
-  // apart from `into`'s, whose arrays are the caller's.
+  // apart from `fill`'s, whose arrays are the caller's.
   private list(n: number, items: readonly T[] | null): T[] {
-    if (items === null) return this.fill(n, new Array<T>(n), null);
+    if (items === null) {
+      const numbers = new Array<T>(n);
+      this.fill(n, numbers, null);
+      return numbers;
+    }
     const out = items.slice(0, n);
     const results = this.engine.results;
     for (let i = 0; i < n; i++) out[i] = items[results[i]!]!;
     return out;
   }
 
-  private into(n: number, out: T[], items: readonly T[] | null): number {
-    this.fill(n, out, items);
-    return n;
-  }
-
-  private fill(n: number, out: T[], items: readonly T[] | null): T[] {
+  // Writes the first n results to `out` as items (`items` by result, or the results themselves
+  // when null); returns n.
+  private fill(n: number, out: T[], items: readonly T[] | null): number {
     const results = this.engine.results;
     if (items === null) for (let i = 0; i < n; i++) out[i] = results[i]! as T;
     else for (let i = 0; i < n; i++) out[i] = items[results[i]!]!;
-    return out;
+    return n;
   }
 }
