@@ -26,9 +26,9 @@ let cities: City[];
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'quadkit-cli-'));
-  // Every sixteenth city (about 8,500): real data, more than the 2k + 1,024 candidates of the
-  // largest --near below, and a suite that stays quick on a busy machine.
-  files = writeDataFiles(dir, 16);
+  // Every 32nd city (4,227): real data, more than the 2k + 1,024 candidates of the largest
+  // --near below, and a suite that stays quick on a busy machine.
+  files = writeDataFiles(dir, 32);
   cities = files.cities;
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -85,31 +85,31 @@ describe('quadkit index and query', () => {
       '--near',
       '2.35,48.85',
       '-k',
-      '3000',
+      '1500',
       '-f',
       'ndjson',
     ]);
     expect(run.code, run.stderr).toBe(0);
     const got = lines(run.stdout);
-    const want = libraryNearest(2.35, 48.85, 3000);
-    expect(cities.length).toBeGreaterThan(2 * 3000 + 1024);
-    expect(got).toHaveLength(3000);
+    const want = libraryNearest(2.35, 48.85, 1500);
+    expect(cities.length).toBeGreaterThan(2 * 1500 + 1024);
+    expect(got).toHaveLength(1500);
     const distances = got.map((f) => f.properties.distance_km as number);
     for (let i = 1; i < distances.length; i++)
       expect(distances[i]!).toBeGreaterThanOrEqual(distances[i - 1]!);
-    expect(distances[2999]).toBeCloseTo(
-      haversine(2.35, 48.85, want[2999]!.lon, want[2999]!.lat),
+    expect(distances[1499]).toBeCloseTo(
+      haversine(2.35, 48.85, want[1499]!.lon, want[1499]!.lat),
       9,
     );
-    expect(new Set(got.slice(0, 2900).map((f) => f.properties.name))).toEqual(
-      new Set(want.slice(0, 2900).map((c) => c.name)),
+    expect(new Set(got.slice(0, 1450).map((f) => f.properties.name))).toEqual(
+      new Set(want.slice(0, 1450).map((c) => c.name)),
     );
   });
 
   it('query --within LON,LAT,KM gives the same answer on CSV, GeoJSON, NDJSON and the index, equal to a haversine scan', async () => {
     const qk = join(dir, 'cities-within.qk');
     expect((await quadkit(['index', files.geojson, '-o', qk])).code).toBe(0);
-    const [lon, lat, km] = [135.768, 35.0116, 200];
+    const [lon, lat, km] = [135.768, 35.0116, 300];
     const scan = cities
       .map((c, i) => ({ c, i, d: haversine(lon, lat, c.lon, c.lat) }))
       .filter((e) => e.d <= km)
@@ -126,7 +126,7 @@ describe('quadkit index and query', () => {
   it('query --bbox crossing the antimeridian returns the cities in either half, in file order, from a file and from its index', async () => {
     const qk = join(dir, 'cities-bbox.qk');
     expect((await quadkit(['index', files.ndjson, '-o', qk])).code).toBe(0);
-    const [west, south, east, north] = [170, -50, -170, -10];
+    const [west, south, east, north] = [165, -50, -165, 0];
     const want = cities
       .filter((c) => (c.lon >= west || c.lon <= east) && c.lat >= south && c.lat <= north)
       .map((c) => c.name);
