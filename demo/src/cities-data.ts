@@ -54,7 +54,7 @@ const shared = new Map<string, Promise<unknown>>();
  * `make()`'s value, made once for the page under `key`; the promise returned rejects with an
  * AbortError as soon as `signal` aborts (the shared one goes on).
  */
-function once<T>(key: string, make: () => Promise<T>, signal: AbortSignal): Promise<T> {
+export function once<T>(key: string, make: () => Promise<T>, signal: AbortSignal): Promise<T> {
   let value = shared.get(key) as Promise<T> | undefined;
   if (value === undefined) {
     value = make();

@@ -128,9 +128,11 @@ export function panZoom(
         queryAt(p);
         return;
       }
+      // A pinch: the point that was between the fingers stays between them, at the scale
+      // their spread gives.
       const now = pinch();
       if (now !== null && last !== null && last.d > 0) {
-        move(now.d / last.d, now.x, now.y, now.x - last.x, now.y - last.y);
+        move(now.d / last.d, last.x, last.y, now.x - last.x, now.y - last.y);
       }
       last = now;
     },

@@ -9,7 +9,7 @@ import { BatchPool, type BatchResult } from '../../../src/batch/index.js';
 import workerUrl from '../../../src/batch/worker.ts?worker&url';
 import { drawPoints } from '../../../src/canvas.js';
 import { StaticQuadtree } from '../../../src/index.js';
-import { cityPoints, loadCities, loadLand } from '../cities-data.js';
+import { type Cities, cityPoints, loadCities, loadLand } from '../cities-data.js';
 import { drawLand, mapScene } from '../map-view.js';
 import { button, cssScale, random, type Scene } from '../scene.js';
 
@@ -38,6 +38,29 @@ interface Run {
   same: boolean;
 }
 
+// The tree and the queries, made on the first visit and kept for the next ones.
+let built: { tree: StaticQuadtree; queries: Float64Array; isolated: boolean } | null = null;
+function build(cities: Cities, isolated: boolean) {
+  const n = cities.x.length;
+  const coords = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    coords[2 * i] = cities.x[i]!;
+    coords[2 * i + 1] = cities.y[i]!;
+  }
+  // #region excerpt
+  const tree = StaticQuadtree.fromPoints(coords, { shared: isolated });
+  // #endregion
+  // Query points near cities (a city and a small offset), seeded.
+  const rand = random(11);
+  const queries = new Float64Array(2 * QUERIES);
+  for (let q = 0; q < QUERIES; q++) {
+    const c = Math.floor(rand() * n);
+    queries[2 * q] = cities.x[c]! + (rand() - 0.5) * 4;
+    queries[2 * q + 1] = cities.y[c]! + (rand() - 0.5) * 4;
+  }
+  return { tree, queries, isolated };
+}
+
 /** Scene 8: a batch of kNN queries on one thread, then on Web Workers. */
 export const coresScene: Scene = {
   id: 'cores',
@@ -57,23 +80,9 @@ export const coresScene: Scene = {
     const [cities, land] = await Promise.all([loadCities(signal), loadLand(signal)]);
     const n = cities.x.length;
     const isolated = typeof SharedArrayBuffer !== 'undefined' && crossOriginIsolated;
-    const coords = new Float64Array(2 * n);
-    for (let i = 0; i < n; i++) {
-      coords[2 * i] = cities.x[i]!;
-      coords[2 * i + 1] = cities.y[i]!;
-    }
-    // #region excerpt
-    const tree = StaticQuadtree.fromPoints(coords, { shared: isolated });
-    // #endregion
+    if (built?.isolated !== isolated) built = build(cities, isolated);
+    const { tree, queries } = built;
     stats.set('cities', n);
-    // Query points near cities (a city and a small offset), seeded.
-    const rand = random(11);
-    const queries = new Float64Array(2 * QUERIES);
-    for (let q = 0; q < QUERIES; q++) {
-      const c = Math.floor(rand() * n);
-      queries[2 * q] = cities.x[c]! + (rand() - 0.5) * 4;
-      queries[2 * q + 1] = cities.y[c]! + (rand() - 0.5) * 4;
-    }
     const workers = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
     // #region excerpt
     const pool = isolated
