@@ -5,6 +5,7 @@
 // nothing is allocated for it.
 
 import { DynamicIndex } from './dynamic.js';
+import { grown } from './engine/grown.js';
 import { describe, InvalidTypeError } from './errors.js';
 import { QueryIndex } from './queries.js';
 import type { IndexSummary, PairCallback } from './types.js';
@@ -173,9 +174,7 @@ export class ContactTracker<T> {
     }
     this.add(a, b, ga, gb);
     if (2 * this.beganCount + 2 > this.began.length) {
-      const bigger = new Int32Array(2 * this.began.length);
-      bigger.set(this.began);
-      this.began = bigger;
+      this.began = grown(this.began, 2 * this.began.length);
     }
     this.began[2 * this.beganCount] = a;
     this.began[2 * this.beganCount + 1] = b;

@@ -4,6 +4,7 @@
 // shared `counts` and its item indices to this participant's output. Chunks are claimed, not
 // dealt out in advance, so that a thread slowed by other processes simply takes fewer of them.
 
+import { grown } from '../engine/grown.js';
 import type { PackedTree } from '../engine/packed.js';
 import { CIRCLE, POINT } from '../engine/scan.js';
 
@@ -66,9 +67,7 @@ export class Output {
   /** Makes room for `extra` more ids. */
   reserve(extra: number): Int32Array {
     if (this.length + extra > this.ids.length) {
-      const ids = new Int32Array(Math.max(2 * this.ids.length, this.length + extra));
-      ids.set(this.ids.subarray(0, this.length));
-      this.ids = ids;
+      this.ids = grown(this.ids, Math.max(2 * this.ids.length, this.length + extra), this.length);
     }
     return this.ids;
   }
@@ -76,9 +75,7 @@ export class Output {
   /** Records chunk `c`, whose ids were written from `start`. */
   endChunk(c: number, start: number, queries: number): void {
     if (3 * this.numChunks + 3 > this.chunks.length) {
-      const chunks = new Int32Array(2 * this.chunks.length);
-      chunks.set(this.chunks);
-      this.chunks = chunks;
+      this.chunks = grown(this.chunks, 2 * this.chunks.length);
     }
     const at = 3 * this.numChunks++;
     this.chunks[at] = c;

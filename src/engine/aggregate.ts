@@ -11,6 +11,7 @@
 // every mutation for figures that are read once per frame; the pass is one sweep over typed arrays.
 
 import type { AggregateNode } from '../types.js';
+import { grown } from './grown.js';
 
 /** The nodes and items of a tree, listed for an aggregate pass, with the results. */
 export class NodeTable {
@@ -60,7 +61,7 @@ export class NodeTable {
 
   /** Makes the stack hold at least n ints; returns it. */
   stackRoom(n: number): Int32Array {
-    if (this.stack.length < n) this.stack = grownI(this.stack, n, n);
+    if (this.stack.length < n) this.stack = grown(this.stack, n, n);
     return this.stack;
   }
 
@@ -83,9 +84,9 @@ export class NodeTable {
     const e = this.entries;
     if (e === this.entryNode.length) {
       const c = 2 * e;
-      this.entryNode = grownI(this.entryNode, c, e);
-      this.entrySlot = grownI(this.entrySlot, c, e);
-      this.entryXY = grownF(this.entryXY, 2 * c, 2 * e);
+      this.entryNode = grown(this.entryNode, c, e);
+      this.entrySlot = grown(this.entrySlot, c, e);
+      this.entryXY = grown(this.entryXY, 2 * c, 2 * e);
       this.entryWeight = new Float64Array(c);
       this.entryValue = new Float64Array(c);
     }
@@ -159,9 +160,9 @@ export class NodeTable {
 
   private growNodes(c: number): void {
     const n = this.nodes;
-    this.parent = grownI(this.parent, c, n);
-    this.depth = grownI(this.depth, c, n);
-    this.geo = grownF(this.geo, 4 * c, 4 * n);
+    this.parent = grown(this.parent, c, n);
+    this.depth = grown(this.depth, c, n);
+    this.geo = grown(this.geo, 4 * c, 4 * n);
     this.count = new Int32Array(c);
     this.weight = new Float64Array(c);
     this.wx = new Float64Array(c);
@@ -169,16 +170,4 @@ export class NodeTable {
     this.value = new Float64Array(c);
     this.order = new Int32Array(c);
   }
-}
-
-function grownI(a: Int32Array, size: number, keep: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(size);
-  b.set(a.subarray(0, keep));
-  return b;
-}
-
-function grownF(a: Float64Array, size: number, keep: number): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(size);
-  b.set(a.subarray(0, keep));
-  return b;
 }

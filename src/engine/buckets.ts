@@ -4,6 +4,8 @@
 // twice as large, and freed buckets go to a free list per class, so memory stays within twice
 // the entries in use.
 
+import { grown } from './grown.js';
+
 /** Size class of the smallest bucket: 2^2 = 4 entries. */
 const MIN_CLASS = 2;
 const CLASSES = 32;
@@ -75,11 +77,7 @@ export class Buckets {
   }
 
   private grow(capacity: number): void {
-    const box = new Float64Array(4 * capacity);
-    box.set(this.box);
-    this.box = box;
-    const slot = new Int32Array(capacity);
-    slot.set(this.slot);
-    this.slot = slot;
+    this.box = grown(this.box, 4 * capacity);
+    this.slot = grown(this.slot, capacity);
   }
 }

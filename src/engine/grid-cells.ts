@@ -7,6 +7,7 @@
 import { Buckets } from './buckets.js';
 import type { VisitNode } from './engine.js';
 import { DepthChooser } from './grid-depth.js';
+import { grown } from './grown.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
 import { Rows } from './rows.js';
@@ -384,11 +385,7 @@ export abstract class GridCells<T> {
     cells[r + CELL_COUNT] = count + 1;
     store.pos[s] = count;
     store.node[s] = c;
-    if (this.fit.length < 4 * store.capacity) {
-      const bigger = new Float64Array(4 * store.capacity);
-      bigger.set(this.fit);
-      this.fit = bigger;
-    }
+    if (this.fit.length < 4 * store.capacity) this.fit = grown(this.fit, 4 * store.capacity);
     this.setFit(s, c, src, i);
   }
 

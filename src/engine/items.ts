@@ -2,6 +2,8 @@
 // that holds it and its position in that node's bucket (where its bounds live: queries never
 // read user objects).
 
+import { grown } from './grown.js';
+
 /** Slots and bounds of the items of a dynamic index. */
 export class ItemStore<T> {
   /** slot -> item (`undefined` for a free slot). */
@@ -101,14 +103,8 @@ export class ItemStore<T> {
 
   /** Copies every array into ones of `capacity` slots. */
   grow(capacity: number): void {
-    const node = new Int32Array(capacity);
-    node.set(this.node);
-    this.node = node;
-    const pos = new Int32Array(capacity);
-    pos.set(this.pos);
-    this.pos = pos;
-    const gen = new Int32Array(capacity);
-    gen.set(this.gen);
-    this.gen = gen;
+    this.node = grown(this.node, capacity);
+    this.pos = grown(this.pos, capacity);
+    this.gen = grown(this.gen, capacity);
   }
 }

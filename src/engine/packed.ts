@@ -20,6 +20,7 @@
 import { CorruptBufferError, InvalidTypeError } from '../errors.js';
 import type { NodeTable } from './aggregate.js';
 import type { VisitNode } from './engine.js';
+import { grown } from './grown.js';
 import { type BoxSource, byteSize, fillTree, HEADER, levelSizes } from './packed-build.js';
 import { nearest } from './packed-nearest.js';
 import { FIRST_RESULTS, pairs, searchRect, searchShape } from './packed-walk.js';
@@ -296,8 +297,7 @@ export class PackedTree {
   // needed), its first n kept; it replaces `results` or the pairs' array when `out` was one.
   widen(out: Int32Array, n: number, need: number): Int32Array {
     const size = Math.min(Math.max(need, 2 * out.length), Math.max(need, this.numItems));
-    const bigger = new Int32Array(size);
-    bigger.set(out.subarray(0, n));
+    const bigger = grown(out, size, n);
     if (out === this.results) this.results = bigger;
     else if (out === this.pairOut) this.pairOut = bigger;
     return bigger;

@@ -3,6 +3,8 @@
 // query point, and a bounded max-heap of the k best items so far. Both are binary heaps over
 // parallel typed arrays, reused from one query to the next.
 
+import { grown } from './grown.js';
+
 /** A binary min-heap of (key, id) pairs, growable, allocation-free once warm. */
 export class NodeQueue {
   keys = new Float64Array(16);
@@ -63,12 +65,8 @@ export class NodeQueue {
   }
 
   private grow(): void {
-    const keys = new Float64Array(this.keys.length * 2);
-    keys.set(this.keys);
-    const ids = new Int32Array(this.ids.length * 2);
-    ids.set(this.ids);
-    this.keys = keys;
-    this.ids = ids;
+    this.keys = grown(this.keys, this.keys.length * 2);
+    this.ids = grown(this.ids, this.ids.length * 2);
   }
 }
 

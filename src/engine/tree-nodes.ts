@@ -3,6 +3,7 @@
 // surgery on the records: children allocated in 4-blocks, a node split, small subtrees collapsed.
 
 import { Buckets } from './buckets.js';
+import { grown } from './grown.js';
 import type { RegionTree } from './tree.js';
 
 const INF = Number.POSITIVE_INFINITY;
@@ -371,15 +372,9 @@ export function childCell(
 }
 
 function growNodes(tree: RegionTree<unknown>, capacity: number): void {
-  const lk = new Int32Array(8 * capacity);
-  lk.set(tree.lk);
-  tree.lk = lk;
-  const geo = new Float64Array(8 * capacity);
-  geo.set(tree.geo);
-  tree.geo = geo;
-  const band = new Float64Array(4 * capacity);
-  band.set(tree.band);
-  tree.band = band;
+  tree.lk = grown(tree.lk, 8 * capacity);
+  tree.geo = grown(tree.geo, 8 * capacity);
+  tree.band = grown(tree.band, 4 * capacity);
 }
 
 /**

@@ -2,6 +2,7 @@
 // boxes overlap, met once, in one depth-first walk that carries to each node a frame of the
 // entries outside its subtree that may overlap it.
 
+import { grown } from './grown.js';
 import { copyOverlapping } from './scan-pairs.js';
 import type { RegionTree } from './tree.js';
 import { NODE_CHILD, NODE_COUNT, NODE_START, NODE_SUB } from './tree-nodes.js';
@@ -67,11 +68,7 @@ export function pairs(
           continue;
         top = collect(tree, m, geo, g, top);
       }
-      if (sp + 3 > stack.length) {
-        const bigger = new Int32Array(2 * stack.length);
-        bigger.set(stack);
-        tree.pairStack = stack = bigger;
-      }
+      if (sp + 3 > stack.length) tree.pairStack = stack = grown(stack, 2 * stack.length);
       stack[sp++] = k;
       stack[sp++] = start;
       stack[sp++] = top;
@@ -119,10 +116,6 @@ function collect(
 function frameRoom(tree: RegionTree<unknown>, room: number, keep: number): void {
   if (room <= tree.frameSlot.length) return;
   const size = Math.max(room, 2 * tree.frameSlot.length);
-  const fb = new Float64Array(4 * size);
-  fb.set(tree.frameBox.subarray(0, 4 * keep));
-  tree.frameBox = fb;
-  const fs = new Int32Array(size);
-  fs.set(tree.frameSlot.subarray(0, keep));
-  tree.frameSlot = fs;
+  tree.frameBox = grown(tree.frameBox, 4 * size, 4 * keep);
+  tree.frameSlot = grown(tree.frameSlot, size, keep);
 }

@@ -32,6 +32,7 @@
 import type { NodeTable } from './aggregate.js';
 import { Buckets } from './buckets.js';
 import type { Engine, VisitNode } from './engine.js';
+import { grown } from './grown.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
 import { PairBuffer } from './scan-pairs.js';
@@ -221,12 +222,8 @@ export class RegionTree<T> implements Engine<T> {
   // Copies the first `keep` buffered inserts into arrays of `capacity`.
   /** @internal */
   growPending(capacity: number, keep: number): void {
-    const slot = new Int32Array(capacity);
-    slot.set(this.pendSlot.subarray(0, keep));
-    this.pendSlot = slot;
-    const box = new Float64Array(4 * capacity);
-    box.set(this.pendBox.subarray(0, 4 * keep));
-    this.pendBox = box;
+    this.pendSlot = grown(this.pendSlot, capacity, keep);
+    this.pendBox = grown(this.pendBox, 4 * capacity, 4 * keep);
   }
 
   /**
