@@ -14,7 +14,6 @@ import {
 } from './exact.js';
 import { orient2d } from './orient.js';
 
-const ARGS = new Float64Array(8);
 // Error bound of a rounded a*b ± c*d with rounded differences inside (Shewchuk's ccwerrboundA).
 const PRODUCT_SUM_BOUND = (3 + 16 * EPSILON) * EPSILON;
 // Where squared magnitudes keep a relative rounding error: the filters trust only this range.
@@ -47,12 +46,7 @@ export function pointCircleSign(px: number, py: number, qx: number, qy: number, 
     if (d2 < r2 - tol) return -1;
     if (d2 > r2 + tol) return 1;
   }
-  ARGS[0] = px;
-  ARGS[1] = py;
-  ARGS[2] = qx;
-  ARGS[3] = qy;
-  ARGS[4] = r;
-  if (!inSafeRange(ARGS, 5)) {
+  if (!inSafeRange(px, py, qx, qy, r)) {
     const bx = toBig(px) - toBig(qx);
     const by = toBig(py) - toBig(qy);
     const R = toBig(r);
@@ -139,13 +133,7 @@ function centreGapSign(
     if (d2 < s2 - tol) return -1;
     if (d2 > s2 + tol) return 1;
   }
-  ARGS[0] = x1;
-  ARGS[1] = y1;
-  ARGS[2] = x2;
-  ARGS[3] = y2;
-  ARGS[4] = r1;
-  ARGS[5] = r2;
-  if (!inSafeRange(ARGS, 6)) {
+  if (!inSafeRange(x1, y1, x2, y2, r1, r2)) {
     const bx = toBig(x1) - toBig(x2);
     const by = toBig(y1) - toBig(y2);
     const S = toBig(r1) + BigInt(sign) * toBig(r2);
@@ -169,13 +157,7 @@ function dotSign(ax: number, ay: number, bx: number, by: number, px: number, py:
   const bound = PRODUCT_SUM_BOUND * (Math.abs(l) + Math.abs(r));
   if (dot > bound) return 1;
   if (-dot > bound) return -1;
-  ARGS[0] = ax;
-  ARGS[1] = ay;
-  ARGS[2] = bx;
-  ARGS[3] = by;
-  ARGS[4] = px;
-  ARGS[5] = py;
-  if (!inSafeRange(ARGS, 6)) {
+  if (!inSafeRange(ax, ay, bx, by, px, py)) {
     const [Ax, Ay, Bx, By, Px, Py] = [ax, ay, bx, by, px, py].map(toBig) as bigint[];
     return bigSign((Px! - Ax!) * (Bx! - Ax!) + (Py! - Ay!) * (By! - Ay!));
   }

@@ -84,13 +84,18 @@ function expand(): number {
 const SAFE_MAX = 2 ** 450;
 const SAFE_MIN = 2 ** -450;
 
-/** Whether the expansion arithmetic is exact for these inputs (see SAFE_MAX/SAFE_MIN). */
-export function inSafeRange(values: Float64Array, n: number): boolean {
-  for (let i = 0; i < n; i++) {
-    const v = values[i]! < 0 ? -values[i]! : values[i]!;
-    if (v > SAFE_MAX || (v < SAFE_MIN && v !== 0)) return false;
-  }
-  return true;
+/**
+ * Whether the expansion arithmetic is exact for these inputs (see SAFE_MAX/SAFE_MIN): up to six
+ * numbers, as arguments (no array to stage them in); a missing one is 0, which is in range.
+ */
+export function inSafeRange(a: number, b: number, c: number, d: number, e = 0, f = 0): boolean {
+  return safe(a) && safe(b) && safe(c) && safe(d) && safe(e) && safe(f);
+}
+
+// Whether |v| lies in [SAFE_MIN, SAFE_MAX], or v is 0.
+function safe(v: number): boolean {
+  const m = v < 0 ? -v : v;
+  return !(m > SAFE_MAX || (m < SAFE_MIN && m !== 0));
 }
 
 const F64 = new DataView(new ArrayBuffer(8));

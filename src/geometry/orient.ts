@@ -59,7 +59,7 @@ export function orientValue(
   const det = left - right;
   const bound = VALUE_BOUND * (Math.abs(left) + Math.abs(right));
   if (det > bound || -det > bound) return det;
-  if (!safe(ax, ay, bx, by, cx, cy)) {
+  if (!inSafeRange(ax, ay, bx, by, cx, cy)) {
     return bigToNumber(bigDeterminant(ax, ay, bx, by, cx, cy), 2148);
   }
   exactTerms(ax, ay, bx, by, cx, cy);
@@ -109,8 +109,6 @@ export function crossingParameter(
   return Number((n << 64n) / d) / 2 ** 64;
 }
 
-const ARGS = new Float64Array(6);
-
 function orient2dExact(
   ax: number,
   ay: number,
@@ -119,20 +117,11 @@ function orient2dExact(
   cx: number,
   cy: number,
 ): number {
-  if (!safe(ax, ay, bx, by, cx, cy)) return bigSign(bigDeterminant(ax, ay, bx, by, cx, cy));
+  if (!inSafeRange(ax, ay, bx, by, cx, cy)) {
+    return bigSign(bigDeterminant(ax, ay, bx, by, cx, cy));
+  }
   exactTerms(ax, ay, bx, by, cx, cy);
   return sumSign();
-}
-
-// Whether the expansion arithmetic of exactTerms is exact for these coordinates.
-function safe(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): boolean {
-  ARGS[0] = ax;
-  ARGS[1] = ay;
-  ARGS[2] = bx;
-  ARGS[3] = by;
-  ARGS[4] = cx;
-  ARGS[5] = cy;
-  return inSafeRange(ARGS, 6);
 }
 
 // The determinant times 2^2148 as an exact integer (each double times 2^1074, see toBig): for

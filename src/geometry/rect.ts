@@ -2,15 +2,8 @@
 // a point on an edge is inside: every index uses these same tests for nodes and for items, so
 // pruning and testing can never disagree.
 
-import {
-  addProduct,
-  addSquaredDifference,
-  beginSum,
-  EPSILON,
-  inSafeRange,
-  sumSign,
-  toBig,
-} from './exact.js';
+import { pointCircleSign } from './circle.js';
+import { EPSILON } from './exact.js';
 import { orient2d } from './orient.js';
 
 /** Whether box a and box b overlap (closed: touching counts). */
@@ -144,25 +137,8 @@ export function boxIntersectsCircle(
   // Near tangency: the sign of (nearest point - centre)^2 - r^2, exactly.
   const nx = x < minX ? minX : x > maxX ? maxX : x;
   const ny = y < minY ? minY : y > maxY ? maxY : y;
-  CIRCLE_ARGS[0] = nx;
-  CIRCLE_ARGS[1] = ny;
-  CIRCLE_ARGS[2] = x;
-  CIRCLE_ARGS[3] = y;
-  CIRCLE_ARGS[4] = r;
-  if (!inSafeRange(CIRCLE_ARGS, 5)) {
-    const dx = toBig(nx) - toBig(x);
-    const dy = toBig(ny) - toBig(y);
-    const R = toBig(r);
-    return dx * dx + dy * dy <= R * R;
-  }
-  beginSum();
-  addSquaredDifference(nx, x);
-  addSquaredDifference(ny, y);
-  addProduct(-r, r);
-  return sumSign() <= 0;
+  return pointCircleSign(nx, ny, x, y, r) <= 0;
 }
-
-const CIRCLE_ARGS = new Float64Array(5);
 
 /**
  * Whether the closed segment (x1, y1)-(x2, y2) intersects the box, decided exactly (separating
