@@ -188,8 +188,10 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
   }
 
   /**
-   * Collapses subtrees that hold at most `maxObjects` items. Runs by itself as items are removed
-   * or move; call it after a large batch of removals to free memory at once. Answers are unchanged.
+   * Collapses subtrees that hold at most `maxObjects` items. A removal does it at once for the
+   * subtree it leaves small (so after inserts and removals the tree is the one a fresh build of
+   * its items makes); moves leave small subtrees that it tidies by itself now and then. Call it
+   * after many moves to tidy at once. Answers are unchanged.
    */
   cleanup(): this {
     this.idle('cleanup');
