@@ -398,6 +398,11 @@ function runAll(): Map<string, Promise<Shell>> {
   return runs;
 }
 
+// (They start at once, and run while the tests above run in this process.)
+beforeAll(() => {
+  runAll();
+});
+
 describe('every example of the help and of packages/cli/README.md works as printed', () => {
   it('the help lists the commands; each help and the README has examples, the first writing the sample files', () => {
     expect(commands).toEqual(expect.arrayContaining(['sample', 'index', 'query', 'join']));
