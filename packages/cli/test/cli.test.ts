@@ -127,10 +127,13 @@ describe('quadkit index and query', () => {
     const qk = join(dir, 'cities-bbox.qk');
     expect((await quadkit(['index', files.ndjson, '-o', qk])).code).toBe(0);
     const [west, south, east, north] = [165, -50, -165, 0];
-    const want = cities
-      .filter((c) => (c.lon >= west || c.lon <= east) && c.lat >= south && c.lat <= north)
-      .map((c) => c.name);
+    const inBox = cities.filter(
+      (c) => (c.lon >= west || c.lon <= east) && c.lat >= south && c.lat <= north,
+    );
+    const want = inBox.map((c) => c.name);
     expect(want.length).toBeGreaterThan(5);
+    // Cities on both sides of the antimeridian.
+    expect(inBox.some((c) => c.lon >= west) && inBox.some((c) => c.lon <= east)).toBe(true);
     for (const file of [files.ndjson, qk]) {
       const run = await quadkit([
         'query',
