@@ -28,6 +28,15 @@
 // surgery (split, collapse) in tree-nodes.ts; the window, shape and listing walks in
 // tree-walk.ts, the pair walk in tree-pairs.ts and the nearest-first walk in tree-nearest.ts.
 // This file holds the class: its fields, and the placement of inserts, removals and moves.
+//
+// The fields are public so that those files can reach them; who writes which:
+// - the node records (lk, geo, band, nodeCount, freeBlock) and the items' places (store.node,
+//   store.pos): this file, tree-nodes.ts (put, take, split, collapse, cleanup) and tree-build.ts
+//   (the rebuild), nothing else; `targets` and `changes` are tree-nodes.ts's;
+// - the pending inserts (pendSlot, pendBox): this file, and tree-build.ts through growPending;
+// - the pair walk's frames and stack (frameBox, frameSlot, pairStack): tree-pairs.ts only;
+// - everything else (the stacks, queue, heap, buckets, sizes) the walks only read, or use as
+//   scratch within one call.
 
 import type { NodeTable } from './aggregate.js';
 import { Buckets } from './buckets.js';
@@ -128,7 +137,7 @@ export class RegionTree<T> implements Engine<T> {
   /** @internal The boxes of the inserted items not yet placed, 4 doubles each. */
   pendBox = new Float64Array(4 * 64);
   /** @internal How many inserted items are not yet placed. */
-  pending = 0;
+  private pending = 0;
 
   constructor(
     readonly x: number,
@@ -137,7 +146,7 @@ export class RegionTree<T> implements Engine<T> {
     readonly height: number,
     readonly maxObjects: number,
     readonly maxLevels: number,
-    readonly looseness: number,
+    looseness: number,
   ) {
     const levels = maxLevels + 1;
     this.halfW = new Float64Array(levels);
