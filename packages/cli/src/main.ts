@@ -43,8 +43,10 @@ const EXAMPLES = {
   ],
 };
 
-const examples = (lines: string[], heading = 'Examples (the first writes the sample files):') =>
-  `\n${heading}\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
+const examples = (
+  lines: string[],
+  heading = 'Examples (quadkit sample writes the files the others read):',
+) => `\n${heading}\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
 
 const PRECISION = `
 Numbers: distances are great-circle, in kilometres (distance_km). GeoJSON and
