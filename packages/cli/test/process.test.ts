@@ -27,7 +27,7 @@ describe.concurrent('quadkit as a process', () => {
     expect,
   }) => {
     // A large input, so that the signal comes while it is being read: the cities eight times.
-    const big = join(dir, 'four.ndjson');
+    const big = join(dir, 'eight.ndjson');
     writeFileSync(big, readFileSync(ndjson, 'utf8').repeat(8));
     const output = join(dir, 'interrupted.qk');
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
