@@ -63,8 +63,11 @@ export function pixel(hex: string): number {
 
 /**
  * A heat map for scenes with too many boxes to see one by one: the canvas cut into square
- * cells, each coloured by how many boxes have their centre in it and how many of those are
- * marked (in a pair), drawn small and scaled up smoothly.
+ * cells, each coloured by how many boxes have their centre in it (its brightness) and by how
+ * its share of marked boxes (in a pair) compares with the whole canvas's (its hue: `cool`
+ * below the mean, `warm` above, `mid` at it), drawn small and scaled up smoothly. Boxes spread
+ * at random collide about as often everywhere: what shows is where, this frame, more or fewer
+ * of them do.
  */
 export class Heat {
   private readonly columns: number;
@@ -116,31 +119,40 @@ export class Heat {
   }
 
   /**
-   * Draws the cells over the whole canvas: the background where no box is, `base` as boxes
-   * crowd in (full at `full` boxes per cell), shading to `hot` with the share of them marked.
+   * Draws the cells over the whole canvas.
    * @param ctx - the canvas context.
-   * @param colors - `background`, `base`, `hot`, as `#rrggbb`.
-   * @param full - boxes per cell at full colour.
+   * @param colors - `background` (no box), `cool`, `mid`, `warm`, as `#rrggbb`.
+   * @param full - boxes per cell at full brightness.
    */
   draw(
     ctx: CanvasRenderingContext2D,
-    colors: { background: string; base: string; hot: string },
+    colors: { background: string; cool: string; mid: string; warm: string },
     full: number,
   ): void {
-    const [bg, base, hot] = [colors.background, colors.base, colors.hot].map(rgb) as [
-      number[],
-      number[],
-      number[],
-    ];
+    const [bg, cool, mid, warm] = [colors.background, colors.cool, colors.mid, colors.warm].map(
+      rgb,
+    ) as [number[], number[], number[], number[]];
     const { all, marked, pixels } = this;
+    // The mean share over the boxes, and how far a cell's share strays from it by chance
+    // (binomial: sqrt(p (1 - p) / n)), so that two standard errors reach the full hue.
+    let total = 0;
+    let hits = 0;
+    for (let i = 0; i < all.length; i++) {
+      total += all[i]!;
+      hits += marked[i]!;
+    }
+    const p = total > 0 ? hits / total : 0;
+    const spread = Math.max(1e-6, Math.sqrt(p * (1 - p)));
     for (let i = 0; i < all.length; i++) {
       const n = all[i]!;
       const density = Math.min(1, n / full);
-      const share = n > 0 ? marked[i]! / n : 0;
+      const z = n > 0 ? (marked[i]! / n - p) / (2 * (spread / Math.sqrt(n))) : 0;
+      const t = Math.max(-1, Math.min(1, z));
+      const end = t < 0 ? cool : warm;
       let v = 0xff000000;
       for (let k = 0; k < 3; k++) {
-        const fill = base[k]! + share * (hot[k]! - base[k]!);
-        v |= Math.round(bg[k]! + density * (fill - bg[k]!)) << (8 * k);
+        const hue = mid[k]! + Math.abs(t) * (end[k]! - mid[k]!);
+        v |= Math.round(bg[k]! + density * (hue - bg[k]!)) << (8 * k);
       }
       pixels[i] = v >>> 0;
     }

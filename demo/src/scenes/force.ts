@@ -212,8 +212,7 @@ export const forceScene: Scene = {
         for (const node of nodes) {
           const x = node.x! * scaleX + offsetX;
           const y = node.y! * scaleY + offsetY;
-          dots.moveTo(x + r, y);
-          dots.arc(x, y, r, 0, 2 * Math.PI);
+          dots.rect(x - r, y - r, 2 * r, 2 * r);
         }
         ctx.fillStyle = COLORS.node;
         ctx.fill(dots);

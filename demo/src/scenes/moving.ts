@@ -2,8 +2,8 @@
 // paired by pairs() (the broad phase), with the time of those two calls shown beside the FPS.
 // Positions live in typed arrays; the items are box ids. Up to 5000 boxes each is drawn with
 // its outline; more, as pixels; when they are under 3 screen pixels wide (tens of thousands),
-// as a heat map of 6-pixel cells: how crowded each is, and what share of its boxes are in a
-// pair, which a field of single-pixel boxes cannot show.
+// as a heat map of 16-pixel cells: how crowded each is, and whether more or fewer of its boxes
+// are in a pair than on the whole canvas, which a field of single-pixel boxes cannot show.
 
 import { drawIndex, drawRects, fitView, type View } from '../../../src/canvas.js';
 import {
@@ -23,7 +23,9 @@ const OUTLINE_LIMIT = 5000;
 // Boxes narrower than this many screen pixels (on average) are drawn as a heat map of cells
 // HEAT_CELL screen pixels wide.
 const HEAT_BELOW = 3;
-const HEAT_CELL = 6;
+const HEAT_CELL = 16;
+// The heat map's hues: fewer pairs than the mean, the mean, more.
+const HEAT = { cool: '#3b6ea8', mid: '#64748b', warm: '#f4a261' };
 const COLORS = { background: '#0b132b', free: '#8d99ae', hit: '#ef233c', outline: '#edf2f4' };
 // Tree nodes by depth, fading from the root down; cells under this many screen pixels are
 // not drawn.
@@ -140,19 +142,20 @@ export const movingScene: Scene = {
   blurb:
     'Boxes bounce around; every frame the index re-reads them all (updateAll) and reports every ' +
     'overlapping pair once (pairs). Boxes in a pair are red; tens of thousands are drawn as a ' +
-    'heat map of the share in a pair. "index ms" is the time of those two calls, averaged over ' +
-    'the last 30 frames. Tree cells under 8 screen pixels are not drawn.',
+    'heat map: orange where more of them are in a pair than on average, blue where fewer. ' +
+    '"index ms" is the time of those two calls, averaged over the last 30 frames. Tree cells ' +
+    'under 8 screen pixels are not drawn.',
   legend: [
     { color: COLORS.free, label: 'box', mark: 'fill' },
     { color: COLORS.hit, label: 'box in an overlapping pair', mark: 'fill' },
     {
-      color: `${COLORS.free}, ${COLORS.hit}`,
-      label: 'dense: share in a pair, per 6 px cell',
+      color: `${HEAT.cool}, ${HEAT.mid}, ${HEAT.warm}`,
+      label: 'dense: fewer / more in pairs than the mean',
       mark: 'ramp',
     },
     { color: TREE_COLORS[1]!, label: 'tree node (≥ 8 px; deeper, dimmer)', mark: 'outline' },
   ],
-  mount({ canvas, ctx, controls, stats }) {
+  mount({ canvas, ctx, controls, stats, signal }) {
     const view: View = fitView(WORLD, canvas.width, canvas.height, {
       padding: 8 * density(canvas),
     });
@@ -184,6 +187,7 @@ export const movingScene: Scene = {
       }
       index = makeIndex(kind, boxes);
       times.length = 0;
+      changed = true;
     };
     const mark = (a: number, b: number): void => {
       colliding[a] = 1;
@@ -212,10 +216,15 @@ export const movingScene: Scene = {
     });
     checkbox(controls, 'show the tree', true, (on) => {
       showTree = on;
+      changed = true;
     });
     checkbox(controls, 'pause', false, (on) => {
       paused = on;
     });
+    // Paused, a frame is drawn again only when something changed (the boxes, the index, what
+    // is shown, the canvas's size on the page).
+    let changed = true;
+    window.addEventListener('resize', () => (changed = true), { signal });
     // Few boxes: free ones filled and outlined, then colliding ones on top. Returns how many collide.
     const drawPaths = (): number => {
       let nFree = 0;
@@ -278,13 +287,9 @@ export const movingScene: Scene = {
       }
       ctx.fillStyle = COLORS.background;
       ctx.fillRect(0, 0, canvas.width, canvas.height);
-      // Full colour at twice the mean number of boxes per cell.
+      // Full brightness at a quarter more boxes than a cell holds on average.
       const cells = (WORLD.width * WORLD.height * (scaleX * scaleX)) / (cell * cell);
-      heat.draw(
-        ctx,
-        { background: COLORS.background, base: COLORS.free, hot: COLORS.hit },
-        (2 * boxes.n) / cells,
-      );
+      heat.draw(ctx, { background: COLORS.background, ...HEAT }, (1.25 * boxes.n) / cells);
       return nHit;
     };
     let mode: 'paths' | 'pixels' | 'heat' = 'paths';
@@ -294,6 +299,8 @@ export const movingScene: Scene = {
 
     return {
       frame(dt) {
+        if (paused && !changed) return;
+        changed = false;
         if (!paused) boxes.step(dt);
         // The index step: re-read every box, then every overlapping pair.
         const t0 = performance.now();
