@@ -353,6 +353,9 @@ describe('quadkit on bad input', () => {
     // One line and a pointer to the help, with the prefix of every other error.
     expect(nan.stderr).toMatch(/^quadkit: option '--near/);
     expect(nan.stderr.trim().split('\n')).toHaveLength(2);
+    const unknown = await quadkit(['query', files.csv, '--nearest', '0,0']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^quadkit: unknown option '--nearest'/);
   });
 
   it('coordinates off the globe, hex numbers and empty fields are refused, naming the place', async () => {

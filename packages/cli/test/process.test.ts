@@ -54,7 +54,7 @@ describe.concurrent('quadkit as a process', () => {
     }
   });
 
-  it('the process exits with the status main returns: 0 for help, 1 for bad arguments or input, its message on stderr', async ({
+  it('the process exits with the status main returns: 0 for help, 1 for bad input, its message on stderr', async ({
     expect,
   }) => {
     const help = await subprocess(['--help']);
@@ -63,9 +63,6 @@ describe.concurrent('quadkit as a process', () => {
     expect(help.stdout, 'dist/ is older than src/: npm run build').toBe(
       (await quadkit(['--help'])).stdout,
     );
-    const unknown = await subprocess(['query', csv, '--nearest', '0,0']);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/^quadkit: unknown option '--nearest'/);
     const missing = await subprocess(['query', join(dir, 'nope.csv'), '--near', '0,0']);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe('');
@@ -78,6 +75,8 @@ describe.concurrent('quadkit as a process', () => {
     expect,
   }) => {
     const tmp = mkdtempSync(join(tmpdir(), 'quadkit-cli-stdin-'));
+    // 1,000 cities: an answer of several chunks.
+    const input = `${readFileSync(ndjson, 'utf8').split('\n').slice(0, 1000).join('\n')}\n`;
     try {
       for (let run = 0; run < 3; run++) {
         const child = spawn(
@@ -89,7 +88,7 @@ describe.concurrent('quadkit as a process', () => {
         // The first chunk of the answer, then the pipe closes, as `head -1` closes it.
         child.stdout.once('data', () => child.stdout.destroy());
         child.stdin.on('error', () => {});
-        child.stdin.end(readFileSync(ndjson));
+        child.stdin.end(input);
         expect(await exited).toBe(0);
         expect(readdirSync(tmp)).toEqual([]);
       }
