@@ -1141,7 +1141,13 @@ describe('the demo page on a desktop (1440 px, a mouse)', () => {
       const { view } = await state<CitiesState>(p);
       await p.mouse.move(...(await onMap(p, view, lon, lat)));
       await nextFrames(p);
-      const s = await state<CitiesState>(p);
+      const { stats, state: s } = await readAll<CitiesState>(p);
+      const { shown, px } = await p.evaluate(() => ({
+        shown: [...document.querySelectorAll('#list .value')].map((x) => x.textContent ?? ''),
+        px:
+          (document.querySelector('#view') as HTMLCanvasElement).width /
+          document.querySelector('#view')!.clientWidth,
+      }));
       expect(s.k).toBe(k);
       expect(s.query.x).toBeCloseTo(lon, 0);
       expect(s.query.y).toBeCloseTo(lat, 0);
@@ -1155,16 +1161,14 @@ describe('the demo page on a desktop (1440 px, a mouse)', () => {
       expect(s.hits.map(dist)).toEqual(brute);
       // The page's distances (computed from the query's side) agree to rounding.
       for (const [i, d] of s.distances.entries()) expect(d).toBeCloseTo(brute[i]!, 6);
-      const shown = await p.$$eval('#list .value', (e) => e.map((x) => x.textContent ?? ''));
       expect(shown.length).toBe(k);
       for (const [i, text] of shown.entries()) {
         expect(text).toMatch(/^[\d,.]+ km$/);
         expect(Math.abs(number(text.slice(0, -3)) - brute[i]!)).toBeLessThanOrEqual(0.5);
       }
-      expect(await stat(p, 'query at')).toBe(`${s.query.x.toFixed(3)}, ${s.query.y.toFixed(3)}`);
+      expect(stats['query at']).toBe(`${s.query.x.toFixed(3)}, ${s.query.y.toFixed(3)}`);
       // Each hit is ringed: a circle of 6 screen pixels in the highlight colour (sampled at
       // four points; another hit's ring or line may cover a few).
-      const px = await canvasScale(p);
       const ring = s.hits.flatMap((i) => {
         const [x, y] = cities[i]!.loc.coordinates;
         const cx = x * s.view.scaleX + s.view.offsetX;
@@ -1617,7 +1621,22 @@ describe('the demo page on every screen', () => {
         expect(await countriesCheck(p, 28.2, -29.5, 'tap')).toEqual(['Lesotho']);
         await mapGestures('countries');
       },
+      // A tap is the query: its k nearest are those of a haversine scan.
       async cities() {
+        const { view } = await state<CitiesState>(p);
+        await p.touchscreen.tap(...(await onMap(p, view, 151.2, -33.9)));
+        await expect
+          .poll(async () => (await state<CitiesState>(p)).query.x, { message: 'cities: tap' })
+          .toBeCloseTo(151.2, 0);
+        // (The answer is drawn, and its hits kept, on the next frame.)
+        await nextFrames(p);
+        const s = await state<CitiesState>(p);
+        expect(s.query.y).toBeCloseTo(-33.9, 0);
+        const dist = (i: number) => {
+          const [x, y] = allCities()[i]!.loc.coordinates;
+          return haversine(s.query.x, s.query.y, x, y);
+        };
+        expect(s.hits.map(dist)).toEqual(smallest(citiesCount(), s.k, dist));
         await mapGestures('cities');
       },
       // The clusters have room: no piles of discs, counts only where they fit.
