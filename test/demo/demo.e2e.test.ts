@@ -1579,7 +1579,10 @@ describe('the demo page on every screen', () => {
     // batch again").
     await p.locator('#tab-cores').tap();
     await p.waitForFunction(
-      () => /workers…/.test(document.querySelector('[data-stat="status"]')?.textContent ?? ''),
+      () =>
+        /running on \d+ workers…/.test(
+          document.querySelector('[data-stat="status"]')?.textContent ?? '',
+        ),
       undefined,
       { timeout: 20_000 },
     );

@@ -84,29 +84,37 @@ export const coresScene: Scene = {
     const { tree, queries } = built;
     stats.set('cities', n);
     const workers = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
+    // The workers start while the map is drawn; they end with the scene (also when it closes
+    // while they start).
     // #region excerpt
-    const pool = isolated
-      ? await BatchPool.create(tree, { workers, mainThread: false, workerUrl })
-      : null;
+    const starting = isolated
+      ? BatchPool.create(tree, { workers, mainThread: false, workerUrl })
+      : Promise.resolve(null);
     // #endregion
-    // The workers end with the scene (also when it closed while they started).
-    signal.addEventListener('abort', () => void pool?.close());
-    if (signal.aborted) void pool?.close();
-    if (pool === null) {
-      stats.set('workers', 'none: this page is not cross-origin isolated');
-    }
+    starting.then(
+      (pool) => {
+        if (signal.aborted) void pool?.close();
+        else signal.addEventListener('abort', () => void pool?.close());
+      },
+      // A pool that failed to start: the run reports it.
+      () => undefined,
+    );
+    if (!isolated) stats.set('workers', 'none: this page is not cross-origin isolated');
 
     let answer: BatchResult | null = null;
     let last: Run | null = null;
     let running = false;
     const { ids, toPoint } = cityPoints(cities);
 
-    // The batch: one thread, then the pool; the answers must agree query by query. Returns
+    // The batch: the pool, then one thread; the answers must agree query by query. Returns
     // early when the scene closes.
     const batch = async (): Promise<void> => {
       // The workers first (the page's thread stays free), then the page's thread.
       let result: BatchResult | null = null;
       let poolMs = 0;
+      stats.set('status', isolated ? 'starting the workers…' : 'one thread only');
+      const pool = await starting;
+      if (signal.aborted) return;
       if (pool !== null) {
         stats.set('status', `running on ${workers} workers…`);
         const t0 = performance.now();
