@@ -759,9 +759,8 @@ async function checkScreen(p: Page, screen: Screen, id: string): Promise<void> {
     await p.screenshot({ path: join(SHOTS, `${id}-${screen.width}.png`), scale: 'css' });
   }
   if (README_SHOTS !== undefined && id === screen.readme) {
-    // Down to the code under the canvas where the screen is wide (a desktop shows it below the
-    // fold), the screen's height on a phone.
-    const height = screen.touch ? screen.height : Math.max(screen.height, r.code.bottom + 24);
+    // On the desktop down to the code under the canvas (below the fold), elsewhere the screen.
+    const height = screen === DESKTOP ? Math.max(screen.height, r.code.bottom + 24) : screen.height;
     const file = join(README_SHOTS, `${screen.width}.png`);
     await p.screenshot({
       path: file,
