@@ -2,6 +2,7 @@
 // every line that ends in a comment holding a value (`tree.searchPoint(110, 110); // [player]`)
 // must produce that value.
 
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as quadkit from '../src/index.js';
@@ -65,6 +66,22 @@ describe('the README', () => {
     expect(checks).toBe(1);
     const check = (actual: unknown, expected: () => unknown) => expect(actual).toEqual(expected());
     expect(() => new Function('check', body)(check)).toThrow(/expected 2 to deeply equal 3/);
+  });
+
+  it('every quadkit command it shows is an example of the command, which the CLI tests run as printed', () => {
+    const commands = README.split('```sh\n')
+      .slice(1)
+      .flatMap((block) => block.slice(0, block.indexOf('```')).split('\n'))
+      .map((line) => line.replace(/\s+#.*$/, '').trim())
+      .filter((line) => line.startsWith('quadkit '));
+    expect(commands.length).toBeGreaterThanOrEqual(3);
+    const bin = new URL('../packages/cli/bin/quadkit.js', import.meta.url).pathname;
+    const help = execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+    const cliReadme = readFileSync(new URL('../packages/cli/README.md', import.meta.url), 'utf8');
+    const examples = new Set(
+      `${help}\n${cliReadme}`.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()),
+    );
+    expect(commands.filter((c) => !examples.has(c))).toEqual([]);
   });
 
   it('is at most 400 lines', () => {
