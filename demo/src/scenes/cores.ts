@@ -84,21 +84,27 @@ export const coresScene: Scene = {
     const { tree, queries } = built;
     stats.set('cities', n);
     const workers = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
-    // The workers start while the map is drawn; they end with the scene (also when it closes
-    // while they start).
-    // #region excerpt
-    const starting = isolated
-      ? BatchPool.create(tree, { workers, mainThread: false, workerUrl })
-      : Promise.resolve(null);
-    // #endregion
-    starting.then(
-      (pool) => {
-        if (signal.aborted) void pool?.close();
-        else signal.addEventListener('abort', () => void pool?.close());
-      },
-      // A pool that failed to start: the run reports it.
-      () => undefined,
-    );
+    // The workers, started by the first run once the map is drawn (a visit left at once starts
+    // none); they end with the scene (also when it closes while they start).
+    let starting: Promise<BatchPool | null> | null = null;
+    const start = (): Promise<BatchPool | null> => {
+      if (starting === null) {
+        // #region excerpt
+        starting = isolated
+          ? BatchPool.create(tree, { workers, mainThread: false, workerUrl })
+          : Promise.resolve(null);
+        // #endregion
+        starting.then(
+          (pool) => {
+            if (signal.aborted) void pool?.close();
+            else signal.addEventListener('abort', () => void pool?.close());
+          },
+          // A pool that failed to start: the run reports it.
+          () => undefined,
+        );
+      }
+      return starting;
+    };
     if (!isolated) stats.set('workers', 'none: this page is not cross-origin isolated');
 
     let answer: BatchResult | null = null;
@@ -113,7 +119,9 @@ export const coresScene: Scene = {
       let result: BatchResult | null = null;
       let poolMs = 0;
       stats.set('status', isolated ? 'starting the workers…' : 'one thread only');
-      const pool = await starting;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      if (signal.aborted) return;
+      const pool = await start();
       if (signal.aborted) return;
       if (pool !== null) {
         stats.set('status', `running on ${workers} workers…`);
