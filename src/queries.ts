@@ -449,7 +449,7 @@ export abstract class QueryIndex<T> {
     filter: ((item: T) => unknown) | undefined,
   ): number {
     const { engine } = this;
-    if (filter === undefined) return engine.nearest(metric, q, 0, Math.min(k, this.size));
+    if (filter === undefined) return engine.nearest(metric, q, 0, k);
     checkFunction('filter', filter);
     // The heap asks the filter for each item it would keep; meanwhile the index is read-only.
     // The filter may query other indexes, and the quadkit/geo doors stage the numbers of every
@@ -462,7 +462,7 @@ export abstract class QueryIndex<T> {
     engine.best.accept = this.acceptSlot;
     engine.walking++;
     try {
-      return engine.nearest(metric, own, 0, Math.min(k, this.size));
+      return engine.nearest(metric, own, 0, k);
     } finally {
       engine.walking--;
       engine.best.accept = null;
@@ -477,7 +477,7 @@ export abstract class QueryIndex<T> {
     checkFinite('x2', x2);
     checkFinite('y2', y2);
     checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
-    return this.engine.nearest(RAY, stage(this.args, x1, y1, x2, y2), 0, Math.min(k, this.size));
+    return this.engine.nearest(RAY, stage(this.args, x1, y1, x2, y2), 0, k);
   }
 
   // The distance along the segment of the i-th hit of the last ray cast.

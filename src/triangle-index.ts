@@ -6,7 +6,7 @@
 // that contains the point is the answer with the lowest index. Every decision is exact (orient2d); distances are rounded.
 
 import type { BinGrid } from './engine/bins.js';
-import { KBest } from './engine/queue.js';
+import { KBest, searchK } from './engine/queue.js';
 import { POINT, RAY } from './engine/scan.js';
 import { buildTriangleMesh } from './engine/triangle-mesh.js';
 import {
@@ -356,7 +356,7 @@ export class TriangleIndex {
     const { grid, q, best } = this;
     this.stageSegment(x1, y1, x2, y2);
     checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
-    best.reset(Math.min(k, this.size));
+    best.reset(searchK(k, this.size));
     if (best.k === 0) return 0;
     this.nextMark();
     grid.floodStart(RAY, q, 0);

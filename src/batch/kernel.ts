@@ -112,7 +112,7 @@ function queryChunk(
   out: Output,
 ): void {
   const { kind, queries: q, counts } = job;
-  const k = Math.min(job.k, tree.size);
+  const k = job.k;
   for (let i = from; i < to; i++) {
     // The query, through the same tree walk as the single-thread method.
     let count: number;

@@ -5,7 +5,7 @@
 import { PackedTree } from '../engine/packed.js';
 import { describe, InvalidTypeError } from '../errors.js';
 import type { StaticQuadtree } from '../static-quadtree.js';
-import { checkInteger, checkOptions, maxDistanceOf } from '../validate.js';
+import { checkCount, checkInteger, checkOptions, maxDistanceOf } from '../validate.js';
 import type { Done } from './answer.js';
 import { checkShared, readQueries } from './input.js';
 import {
@@ -234,7 +234,8 @@ export class BatchPool<T = number> {
   /**
    * k-nearest queries: per query, the k items nearest to the point, nearest first, as `nearest`.
    * @param points - 2 numbers per query: x, y.
-   * @param k - how many per query (default 1).
+   * @param k - how many per query (default 1): an integer >= 0, or Infinity for every item within
+   * `maxDistance`.
    * @param maxDistance - farthest distance included (default Infinity; null or undefined is
    * Infinity too).
    */
@@ -243,7 +244,7 @@ export class BatchPool<T = number> {
     k = 1,
     maxDistance: number | null = Number.POSITIVE_INFINITY,
   ): Promise<BatchResult<T>> {
-    checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
+    checkCount('k', k);
     const limit = maxDistanceOf(maxDistance);
     return this.queries(KNN, readQueries(KNN, points), k, limit);
   }

@@ -51,11 +51,11 @@ export interface QueryEngine {
    */
   searchShape(shape: number, q: Float64Array, qi: number): number;
   /**
-   * Writes into `results` the k slots with the smallest keys under `metric` (see `boxKey` in
-   * scan.ts: POINT, the distance from (q[qi], q[qi+1]) up to q[qi+2]; RAY, where the segment
-   * q[qi..qi+3] first meets the box), smallest first, ties by slot (the packed tree over items
-   * answers leaf positions, tied by item index); returns the count and leaves the keys in
-   * `best.keys`.
+   * Writes into `results` the k slots (k may be Infinity: every slot within the limit) with the
+   * smallest keys under `metric` (see `boxKey` in scan.ts: POINT, the distance from (q[qi],
+   * q[qi+1]) up to q[qi+2]; RAY, where the segment q[qi..qi+3] first meets the box), smallest
+   * first, ties by slot (the packed tree over items answers leaf positions, tied by item index);
+   * returns the count and leaves the keys in `best.keys`.
    */
   nearest(metric: number, q: Float64Array, qi: number, k: number): number;
   /** The k-best heap of `nearest`; after it, `best.keys[i]` is the key of `results[i]`. */

@@ -7,7 +7,7 @@
 import { Buckets } from './buckets.js';
 import type { VisitNode } from './engine.js';
 import { DepthChooser } from './grid-depth.js';
-import { grown } from './grown.js';
+import { FIRST_RESULTS, grown } from './grown.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
 import { Rows } from './rows.js';
@@ -109,7 +109,7 @@ export abstract class GridCells<T> {
     this.side = Math.max(width, height);
     this.chooser = auto ? new DepthChooser() : null;
     this.layout(depth);
-    this.results = new Int32Array(this.store.capacity);
+    this.results = new Int32Array(FIRST_RESULTS);
     this.clear();
   }
 
@@ -229,8 +229,6 @@ export abstract class GridCells<T> {
   insert(item: T, src: Float64Array, i: number): number {
     const s = this.store.add(item);
     if (s < 0) return s;
-    if (this.results.length < this.store.capacity)
-      this.results = new Int32Array(this.store.capacity);
     const c = this.place(src, i);
     this.put(s, c, src, i);
     this.count(c, 1);

@@ -27,7 +27,6 @@ export abstract class GridLayout<T> extends GridCells<T> {
         return i;
       }
     }
-    if (this.results.length < store.capacity) this.results = new Int32Array(store.capacity);
     this.placeAll(src);
     return -1;
   }

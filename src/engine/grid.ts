@@ -24,6 +24,8 @@
 import type { Engine, VisitNode } from './engine.js';
 import { CELL_COUNT, CELL_START, CELL_SUB, compact1by1, INF, levelOf } from './grid-cells.js';
 import { GridLayout } from './grid-layout.js';
+import { room } from './grown.js';
+import { searchK } from './queue.js';
 import type { Rows } from './rows.js';
 import {
   boxKey,
@@ -41,13 +43,14 @@ import { sortByMinX } from './scan-pairs.js';
 /** A grid-loose quadtree over item slots. Front doors validate and map slots to items. */
 export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
   queryRect(q: Float64Array, qi: number, all: number, limit: number): number {
-    const { cells, stack, results, first, depth } = this;
+    const { cells, stack, first, depth } = this;
     const minX = q[qi]!;
     const minY = q[qi + 1]!;
     const maxX = q[qi + 2]!;
     const maxY = q[qi + 3]!;
     const { box, slot } = this.buckets;
     const o = 4 * this.outside;
+    let results = room(this, 0, cells[o + CELL_COUNT]!);
     let n = all
       ? scanAll(
           slot,
@@ -76,6 +79,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
       const r = 4 * c;
       const from = cells[r + CELL_START]!;
       const to = from + cells[r + CELL_COUNT]!;
+      results = room(this, n, to - from);
       let contained = inside;
       if (!inside) {
         const lb = this.looseBox(c);
@@ -101,9 +105,10 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
     const b = q[qi + 1]!;
     const c = q[qi + 2]!;
     const d = q[qi + 3]!;
-    const { cells, stack, results, first, depth } = this;
+    const { cells, stack, first, depth } = this;
     const { box, slot } = this.buckets;
     const o = 4 * this.outside;
+    let results = room(this, 0, cells[o + CELL_COUNT]!);
     let n = scanShape(
       box,
       slot,
@@ -130,6 +135,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
       if (!shapeHits(shape, lb[0]!, lb[1]!, lb[2]!, lb[3]!, a, b, c, d)) continue;
       const r = 4 * cell;
       const from = cells[r + CELL_START]!;
+      results = room(this, n, cells[r + CELL_COUNT]!);
       n = scanShape(box, slot, from, from + cells[r + CELL_COUNT]!, shape, q, qi, results, n);
       const L = levelOf(cell);
       if (L === depth) continue;
@@ -148,7 +154,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
     const limit = maxKey(metric, q, qi);
     const { box, slot } = this.buckets;
     queue.clear();
-    best.reset(k);
+    best.reset(searchK(k, this.size));
     if (k === 0) return 0;
     const o = 4 * this.outside;
     const os = cells[o + CELL_START]!;
@@ -172,7 +178,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
         if (key <= limit) queue.push(k, key);
       }
     }
-    return best.drain(this.results);
+    return best.drain(room(this, 0, best.length));
   }
 
   /**

@@ -14,3 +14,25 @@ export function grown<A extends Int32Array | Float64Array>(a: A, size: number, k
   b.set(a.subarray(0, keep));
   return b;
 }
+
+/**
+ * Room for answers at first in an engine's answer array; a query that finds more grows it (see
+ * `room`). Small, so that an index nobody queries keeps little, and never the index's size.
+ */
+export const FIRST_RESULTS = 16;
+
+/**
+ * An engine's answer array (`results`) with room for `count` more answers after its first n: as
+ * it is, or replaced there by a copy at least twice as long, so that it grows with the answers,
+ * amortised, and never needs the index's size. The scans write without bounds checks: a walk
+ * calls this before each scan.
+ * @param owner - the engine.
+ * @param n - the answers written so far (kept).
+ * @param count - how many more the next scan may write.
+ */
+export function room(owner: { results: Int32Array }, n: number, count: number): Int32Array {
+  const out = owner.results;
+  if (n + count <= out.length) return out;
+  owner.results = grown(out, Math.max(n + count, 2 * out.length), n);
+  return owner.results;
+}

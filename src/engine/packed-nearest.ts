@@ -4,6 +4,7 @@
 
 import { boxDistanceSq } from '../geometry/rect.js';
 import type { PackedTree } from './packed.js';
+import { searchK } from './queue.js';
 import { boxKey, maxKey, NODE_SHADE, POINT } from './scan.js';
 import { scanNearest } from './scan-nearest.js';
 import { scanNearestPoints, squaredCut } from './scan-points.js';
@@ -30,7 +31,7 @@ export function nearest(
   const d = q[qi + 3]!;
   const limit = maxKey(metric, q, qi);
   queue.clear();
-  best.reset(k);
+  best.reset(searchK(k, tree.numItems));
   if (k === 0 || tree.numItems === 0) return 0;
   const points = metric === POINT && tree.allPoints();
   // In a tree of points, nodes are keyed by their squared distance (no square root per node: 1M

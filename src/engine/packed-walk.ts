@@ -5,16 +5,11 @@
 // without bounds checks).
 
 import { boxGapSq, boxIntersectsCircle } from '../geometry/rect.js';
+import { FIRST_RESULTS } from './grown.js';
 import type { PackedTree } from './packed.js';
 import { CIRCLE, POSITIONS, scanAll, scanRect, scanShape, shapeHits } from './scan.js';
 import { itemPairs } from './scan-pairs.js';
 import { scanCirclePoints } from './scan-points.js';
-
-/**
- * Room for answers at first; a query that finds more grows the array (see `room`). Small, so
- * that a tree nobody queries keeps no more than its buffer.
- */
-export const FIRST_RESULTS = 16;
 
 /**
  * Writes into `out` from `n` the answers (`tree.emit`) for the leaves whose boxes overlap

@@ -20,10 +20,10 @@
 import { CorruptBufferError, InvalidTypeError } from '../errors.js';
 import type { NodeTable } from './aggregate.js';
 import type { VisitNode } from './engine.js';
-import { grown } from './grown.js';
+import { FIRST_RESULTS, grown } from './grown.js';
 import { type BoxSource, byteSize, fillTree, HEADER, levelSizes } from './packed-build.js';
 import { nearest } from './packed-nearest.js';
-import { FIRST_RESULTS, pairs, searchRect, searchShape } from './packed-walk.js';
+import { pairs, searchRect, searchShape } from './packed-walk.js';
 import { KBest, NodeQueue } from './queue.js';
 import { POSITIONS } from './scan.js';
 

@@ -4,6 +4,7 @@
 // parallel typed arrays, reused from one query to the next.
 
 import { grown } from './grown.js';
+import { sortByKey } from './key-sort.js';
 
 /** A binary min-heap of (key, id) pairs, growable, allocation-free once warm. */
 export class NodeQueue {
@@ -71,15 +72,30 @@ export class NodeQueue {
 }
 
 /**
+ * The k of a nearest-first search over `size` items: k, or Infinity when it takes every item
+ * (which KBest keeps without a heap and sorts once).
+ * @param k - how many the caller asks for (an integer >= 0, or Infinity).
+ * @param size - how many items there are.
+ */
+export function searchK(k: number, size: number): number {
+  return k >= size ? Number.POSITIVE_INFINITY : k;
+}
+
+/**
  * The k best (smallest key) ids seen so far, as a max-heap with ties broken by the smaller id (or
  * the smaller `order[id]`), so the answer is deterministic when several items are at the same
- * distance.
+ * distance. With k = Infinity (every id offered), no heap: the ids are kept as they come and
+ * sorted once by `drain`.
  */
 export class KBest {
   keys = new Float64Array(4);
   ids = new Int32Array(4);
   length = 0;
   k = 0;
+  // The scratch of the sort of an unbounded search (see key-sort.ts), swapped with keys and ids
+  // when the sorted entries end there.
+  private spareKeys = new Float64Array(0);
+  private spareIds = new Int32Array(0);
   /**
    * How ids tie, when not by their own values: at the same key, id a goes before id b when
    * order[a] < order[b] (the packed tree over items keeps leaf positions, tied by item index
@@ -92,14 +108,14 @@ export class KBest {
    */
   accept: ((id: number) => boolean) | null = null;
 
-  /** Starts a new search for the `k` best. */
+  /**
+   * Starts a new search for the `k` best (Infinity: every id offered, sorted). The heap grows as
+   * items enter it (doubling, up to k), never to k at once: a search for every item within a
+   * distance holds room for what it finds, not for the index.
+   */
   reset(k: number): void {
     this.k = k;
     this.length = 0;
-    if (k > this.ids.length) {
-      this.keys = new Float64Array(k);
-      this.ids = new Int32Array(k);
-    }
   }
 
   /** Whether k ids have been kept. */
@@ -114,9 +130,16 @@ export class KBest {
 
   /** Offers `id` at distance `key`; keeps it if it is among the k best so far. */
   offer(id: number, key: number): void {
-    const { keys, ids } = this;
     if (this.length < this.k) {
       if (this.accept !== null && !this.accept(id)) return;
+      if (this.length === this.ids.length) this.grow();
+      const { keys, ids } = this;
+      if (this.k === Number.POSITIVE_INFINITY) {
+        // Unbounded: kept as offered, sorted by `drain`.
+        keys[this.length] = key;
+        ids[this.length++] = id;
+        return;
+      }
       // Sift up in the max-heap.
       let i = this.length++;
       while (i > 0) {
@@ -131,8 +154,8 @@ export class KBest {
       ids[i] = id;
       return;
     }
-    const wk = keys[0]!;
-    if (key > wk || (key === wk && after(this.order, id, ids[0]!))) return;
+    const wk = this.keys[0]!;
+    if (key > wk || (key === wk && after(this.order, id, this.ids[0]!))) return;
     if (this.accept !== null && !this.accept(id)) return;
     // Replace the worst and sift down.
     this.siftDown(this.length, key, id);
@@ -143,6 +166,7 @@ export class KBest {
    * `keys[i]` is the key of `out[i]`.
    */
   drain(out: Int32Array): number {
+    if (this.k === Number.POSITIVE_INFINITY) return this.drainSorted(out);
     const { keys, ids } = this;
     const n = this.length;
     // Heap sort: repeatedly move the worst to the end.
@@ -154,6 +178,33 @@ export class KBest {
     }
     this.length = 0;
     return n;
+  }
+
+  // `drain` of an unbounded search: sorts the entries as offered.
+  private drainSorted(out: Int32Array): number {
+    const n = this.length;
+    if (this.spareIds.length < n) {
+      this.spareKeys = new Float64Array(this.keys.length);
+      this.spareIds = new Int32Array(this.ids.length);
+    }
+    if (sortByKey(this.keys, this.ids, this.spareKeys, this.spareIds, n, this.order) === 1) {
+      const { keys, ids } = this;
+      this.keys = this.spareKeys;
+      this.ids = this.spareIds;
+      this.spareKeys = keys;
+      this.spareIds = ids;
+    }
+    const ids = this.ids;
+    for (let i = 0; i < n; i++) out[i] = ids[i]!;
+    this.length = 0;
+    return n;
+  }
+
+  // Doubles the heap's room (up to k), its entries kept.
+  private grow(): void {
+    const size = Math.min(this.k, 2 * this.ids.length);
+    this.keys = grown(this.keys, size);
+    this.ids = grown(this.ids, size);
   }
 
   // Puts (key, id) at the root of the heap of the first n entries and restores the heap order,

@@ -2,6 +2,8 @@
 // browsing in spatial databases", 1999): nodes in a min-heap by their key under the metric, the
 // k best items in a bounded max-heap (see queue.ts).
 
+import { room } from './grown.js';
+import { searchK } from './queue.js';
 import { boxKey, maxKey, NODE_SHADE } from './scan.js';
 import { scanNearest } from './scan-nearest.js';
 import type { RegionTree } from './tree.js';
@@ -30,7 +32,7 @@ export function nearest(
   const limit = maxKey(metric, q, qi);
   const { box, slot } = tree.buckets;
   queue.clear();
-  best.reset(k);
+  best.reset(searchK(k, tree.size));
   if (k === 0 || lk[NODE_SUB] === 0) return 0;
   queue.push(0, 0);
   while (queue.length > 0) {
@@ -51,5 +53,5 @@ export function nearest(
       if (key <= limit) queue.push(kid, key);
     }
   }
-  return best.drain(tree.results);
+  return best.drain(room(tree, 0, best.length));
 }

@@ -4,6 +4,7 @@
 
 import type { NodeTable } from './aggregate.js';
 import type { VisitNode } from './engine.js';
+import { room } from './grown.js';
 import { CIRCLE, scanAll, scanRect, scanShape, shapeHits } from './scan.js';
 import type { RegionTree } from './tree.js';
 import {
@@ -18,10 +19,10 @@ import {
 } from './tree-nodes.js';
 
 /**
- * Writes into `out` from index `n` the slots of the subtree of `start` of `tree` whose boxes
- * overlap the query box q[qi..qi+3] (every slot of each node whose bounds it meets when `all`),
- * and returns the new count. Stops after the node where the count reaches `limit`. `out` must
- * have room for them.
+ * Writes into `tree.results` from index `n` the slots of the subtree of `start` of `tree` whose
+ * boxes overlap the query box q[qi..qi+3] (every slot of each node whose bounds it meets when
+ * `all`), and returns the new count. Stops after the node where the count reaches `limit`. A walk
+ * that needs more room replaces `tree.results` (see `room` in grown.ts): read it after the call.
  */
 export function searchRect(
   tree: RegionTree<unknown>,
@@ -30,10 +31,10 @@ export function searchRect(
   qi: number,
   all: number,
   limit: number,
-  out: Int32Array,
   n: number,
 ): number {
   const { lk, geo, band, stack } = tree;
+  let out = tree.results;
   const minX = q[qi]!;
   const minY = q[qi + 1]!;
   const maxX = q[qi + 2]!;
@@ -51,9 +52,11 @@ export function searchRect(
     const c = lk[l + NODE_CHILD]!;
     if (inside) {
       // A node inside the query (pushed as ~node): all its items are answers, no tests needed.
+      out = room(tree, n, to - from);
       n = scanAll(slot, from, to, out, n);
       if (c >= 0) for (let k = c; k < c + 4; k++) if (lk[8 * k + NODE_SUB]! > 0) stack[sp++] = ~k;
     } else {
+      out = room(tree, n, to - from);
       if (all) {
         n = scanAll(slot, from, to, out, n);
       } else {
@@ -98,7 +101,8 @@ export function searchShape(
   qi: number,
 ): number {
   tree.flush();
-  const { lk, geo, band, stack, results } = tree;
+  const { lk, geo, band, stack } = tree;
+  let results = tree.results;
   const a = q[qi]!;
   const b = q[qi + 1]!;
   const c = q[qi + 2]!;
@@ -120,6 +124,7 @@ export function searchShape(
     const na = from + lk[l + NODE_NA]!;
     const to = from + lk[l + NODE_COUNT]!;
     const j = 4 * node;
+    results = room(tree, n, to - from);
     if (na > from && band[j]! <= sMaxX && band[j + 1]! >= sMinX) {
       n = scanShape(box, slot, from, na, shape, q, qi, results, n);
     }

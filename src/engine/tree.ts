@@ -41,7 +41,7 @@
 import type { NodeTable } from './aggregate.js';
 import { Buckets } from './buckets.js';
 import type { Engine, VisitNode } from './engine.js';
-import { grown } from './grown.js';
+import { FIRST_RESULTS, grown } from './grown.js';
 import { ItemStore } from './items.js';
 import { KBest, NodeQueue } from './queue.js';
 import { PairBuffer } from './scan-pairs.js';
@@ -170,7 +170,7 @@ export class RegionTree<T> implements Engine<T> {
     this.lk = new Int32Array(8 * 64);
     this.geo = new Float64Array(8 * 64);
     this.band = new Float64Array(4 * 64);
-    this.results = new Int32Array(this.store.capacity);
+    this.results = new Int32Array(FIRST_RESULTS);
     this.clear();
   }
 
@@ -214,8 +214,6 @@ export class RegionTree<T> implements Engine<T> {
   insert(item: T, src: Float64Array, i: number): number {
     const s = this.store.add(item);
     if (s < 0) return s;
-    if (this.results.length < this.store.capacity)
-      this.results = new Int32Array(this.store.capacity);
     this.lk[NODE_SUB]!++;
     const p = this.pending++;
     if (p === this.pendSlot.length) this.growPending(2 * p, p);
@@ -427,7 +425,7 @@ export class RegionTree<T> implements Engine<T> {
 
   queryRect(q: Float64Array, qi: number, all: number, limit: number): number {
     this.flush();
-    return searchRect(this, 0, q, qi, all, limit, this.results, 0);
+    return searchRect(this, 0, q, qi, all, limit, 0);
   }
 
   /**

@@ -180,8 +180,9 @@ export class GeoIndex<P = Record<string, unknown> | null> {
     let want = Math.min(total, Math.max(16, k));
     for (;;) {
       // The `want` nearest parts; a feature's first part in that order is its nearest.
+      // Both grow with the parts found, not with `want` (every part, for k = Infinity).
       const found: number[] = [];
-      const dist = new Float64Array(want);
+      const dist: number[] = [];
       const n = geoNearestInto(tree, lon, lat, want, maxDistance, found, dist, r, keep);
       const hits: FeatureHit<P>[] = [];
       const seen = new Set<number>();
@@ -205,7 +206,7 @@ export class GeoIndex<P = Record<string, unknown> | null> {
    */
   geoWithin(lon: number, lat: number, distance: number, radius = EARTH_RADIUS_KM): FeatureHit<P>[] {
     checkNonNegative('distance', distance, true);
-    return this.geoNearest(lon, lat, this.size, distance, radius);
+    return this.geoNearest(lon, lat, Number.POSITIVE_INFINITY, distance, radius);
   }
 
   /** Number of features. */

@@ -24,6 +24,8 @@ const RAD = Math.PI / 180;
 
 // The GEO query numbers: lon, lat, cos(lat), unused, largest haversine kept (see scan.ts).
 const Q = new Float64Array(5);
+// The distances of `geoNearest`'s answers (it returns only the items).
+const DISTANCES: number[] = [];
 
 /**
  * The great-circle distance between two lon/lat points in degrees, by the haversine formula, on a
@@ -180,19 +182,12 @@ export function geoNearest<T>(
 ): T[] {
   checkCount('k', k);
   const [filter, r] = filterAndRadius('geoNearest', filterOrRadius, radius);
-  const room = Math.min(k, index.size);
-  const items = new Array<T>(room);
-  const n = geoNearestInto(
-    index,
-    lon,
-    lat,
-    room,
-    maxDistance,
-    items,
-    new Float64Array(room),
-    r,
-    filter,
-  );
+  // The answer grows as the search writes it, never sized from k or the index (a radius query,
+  // k = Infinity, finds a few items of many); the distances go to a scratch kept for the next
+  // call, as long as the longest answer so far (a filter's own geoNearest calls finish before
+  // this search writes it).
+  const items: T[] = [];
+  const n = geoNearestInto(index, lon, lat, k, maxDistance, items, DISTANCES, r, filter);
   items.length = n;
   return items;
 }
@@ -238,7 +233,7 @@ export function geoWithin<T>(
   radius = EARTH_RADIUS_KM,
 ): T[] {
   checkNonNegative('distance', distance, true);
-  return geoNearest(index, lon, lat, index.size, distance, radius);
+  return geoNearest(index, lon, lat, Number.POSITIVE_INFINITY, distance, radius);
 }
 
 /**
