@@ -31,13 +31,20 @@ export function searchRect(
   after: number,
   runs: number,
 ): number {
-  const { boxes, emit, levelEnd, stack, nodeSize } = tree;
+  const { boxes, emit, levelEnd, leafSpan, stack, nodeSize } = tree;
   if (tree.numItems === 0) return n;
   const minX = q[qi]!;
   const minY = q[qi + 1]!;
   const maxX = q[qi + 2]!;
   const maxY = q[qi + 3]!;
   const top = levelEnd.length - 1;
+  const leaves = levelEnd[0]!;
+  // Every operation of this walk runs in the first queries of a process, whatever their windows,
+  // so that V8 has type feedback for all of them when it first optimises the walk: an operation
+  // first run later (in a branch taken only once some node is inside a small window) made it
+  // drop the optimised walk and compile it again. Hence one comparison for "inside" below, the
+  // leaf range of every inner node computed whether or not it is taken, and one scan site.
+  const whole = after < 0;
   let sp = 0;
   // Stack entries: node position, then level (negated, minus one, when inside the query).
   stack[sp++] = levelEnd[top]! - 1;
@@ -50,22 +57,25 @@ export function searchRect(
     if (l === 0) continue; // leaves are handled with their parent
     const first = tree.childRange(pos, l);
     const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
-    if (l === 1) {
-      // Leaves: test them (all of them when the parent is inside the query).
-      const from = first > after ? first : after + 1;
-      if (from < end) {
-        out = tree.room(out, n, end - from + runs);
+    // The leaves to test or take: a leaf group's own (after `after`), or all the leaves under an
+    // inner node (contiguous: children j..jEnd of a level hold the leaves from j * span to
+    // jEnd * span, span = nodeSize^level), taken when the node is inside the query.
+    let from = first > after ? first : after + 1;
+    let to = end;
+    if (l > 1) {
+      const start = levelEnd[l - 2]!;
+      const span = leafSpan[l - 1]!;
+      from = (first - start) * span;
+      to = Math.min((end - start) * span, leaves);
+    }
+    if (l === 1 || (inside && whole)) {
+      if (from < to) {
+        out = tree.room(out, n, to - from + runs);
         n =
           inside || all
-            ? takeAll(runs, emit, from, end, out, n)
-            : scanRect(boxes, emit, from, end, q, qi, out, n);
+            ? takeAll(runs, emit, from, to, out, n)
+            : scanRect(boxes, emit, from, to, q, qi, out, n);
       }
-    } else if (inside && after < 0) {
-      // A node inside the query: its leaves are one contiguous run.
-      const lo = tree.leafStart(first, l);
-      const hi = tree.leafEnd(end, l);
-      out = tree.room(out, n, hi - lo + runs);
-      n = takeAll(runs, emit, lo, hi, out, n);
     } else {
       for (let c = first; c < end; c++) {
         const j = 4 * c;
@@ -74,9 +84,15 @@ export function searchRect(
         const d = boxes[j + 2]!;
         const e = boxes[j + 3]!;
         if (!inside && (a > maxX || b > maxY || d < minX || e < minY)) continue;
+        // Inside the window: every margin >= 0 (x - y >= 0 exactly when x >= y, for the finite
+        // boxes here; a NaN margin, from an infinite edge, reads as not inside). One comparison
+        // made for every child met, so that it has type feedback from the first queries: four
+        // with a short cut made the last first when a child was first inside the window (rare
+        // for small windows), which dropped the optimised walk, compiled again, early in a
+        // process.
+        const margin = Math.min(a - minX, b - minY, maxX - d, maxY - e);
         stack[sp++] = c;
-        stack[sp++] =
-          inside || (a >= minX && b >= minY && d <= maxX && e <= maxY) ? -(l - 1) - 1 : l - 1;
+        stack[sp++] = inside || margin >= 0 ? -(l - 1) - 1 : l - 1;
       }
     }
     if (n >= limit) break;

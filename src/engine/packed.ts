@@ -61,6 +61,11 @@ export class PackedTree {
   readonly nodeSize: number;
   /** The end (in nodes) of each level, from the leaves up. */
   readonly levelEnd: Int32Array;
+  /**
+   * Per level, the leaves under each of its nodes but the last: nodeSize^level (exact: below
+   * 2^53). Node j of level l holds the leaves from j * leafSpan[l].
+   */
+  readonly leafSpan: Float64Array;
   /** The last query's answers; grown on demand (up to the item count), not allocated at build. */
   results: Int32Array;
   walking = 0;
@@ -88,6 +93,8 @@ export class PackedTree {
     this.numItems = numItems;
     this.nodeSize = nodeSize;
     this.levelEnd = levelEnd;
+    this.leafSpan = new Float64Array(sizes.length);
+    for (let l = 0, span = 1; l < sizes.length; l++, span *= nodeSize) this.leafSpan[l] = span;
     this.boxes = new Float64Array(data, HEADER, 4 * total);
     this.indices = new Int32Array(data, HEADER + 32 * total, total);
     this.emit = this.indices;
