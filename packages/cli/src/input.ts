@@ -1,16 +1,14 @@
 // Readers of GeoJSON (a FeatureCollection, an array of features, or one feature or geometry),
 // newline-delimited GeoJSON and CSV, each turned into a stream of GeoJSON features with the place
-// each one came from, so that errors can name it. Every format is streamed, except GeoJSON files
-// small enough to parse whole much faster (see wholeLimit).
-import { createReadStream } from 'node:fs';
-import { type FileHandle, readFile, stat } from 'node:fs/promises';
+// each one came from, so that errors can name it. Every format is streamed, in memory bounded by
+// the largest feature (GeoJSON is cut into features by geojson-split.ts).
+import { type FileHandle, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { Duplex, Readable } from 'node:stream';
-import { getHeapStatistics } from 'node:v8';
-import { parse as parseCsv } from 'csv-parse';
-import { CliError, openToRead, unreadable } from './errors.js';
+import { splitCsv } from './csv.js';
+import { CliError, openToRead } from './errors.js';
+import { splitGeojson } from './geojson-split.js';
 import type { Io } from './io.js';
+import { splitLines } from './lines.js';
 import { decimal } from './numbers.js';
 import { progress } from './progress.js';
 import { QK_MAGIC } from './qk-magic.js';
@@ -43,23 +41,8 @@ export interface ReadOptions {
   lat?: string | undefined;
   /** Called with the number of bytes read so far, for a progress bar. */
   onBytes?: ((bytes: number) => void) | undefined;
-  /**
-   * GeoJSON files of at most this many bytes are parsed whole, larger ones streamed (default:
-   * 64 MiB, or less in a small heap; see `wholeLimit`).
-   */
-  wholeLimit?: number | undefined;
   /** What `-` reads (default: the process's standard input). */
   stdin?: Io['stdin'] | undefined;
-}
-
-/**
- * The largest GeoJSON file parsed whole: JSON.parse reads a FeatureCollection about 15x faster
- * than the streaming parser (the 135k cities, 20 MB: 0.4 s against 5.7 s), but holds the text
- * and every feature at once, several times the file's size. So: 64 MiB, and at most a
- * sixteenth of the heap this process may use; larger files are streamed.
- */
-export function wholeLimit(): number {
-  return Math.min(64 * 1024 * 1024, Math.floor(getHeapStatistics().heap_size_limit / 16));
 }
 
 const EXTENSIONS: Record<string, Format> = {
@@ -167,11 +150,11 @@ function notText(file: string, head: Buffer): void {
 }
 
 /**
- * The features of a file, one at a time: streamed, never holding the file's text in memory,
- * except a GeoJSON file of at most `wholeLimit` bytes, which is parsed whole. `-` reads standard
- * input (named `stdin` in places and messages), through a scratch copy.
+ * The features of a file, one at a time: streamed, never holding the file's text in memory (a
+ * GeoJSON document that is one feature or geometry is read whole). `-` reads standard input
+ * (named `stdin` in places and messages), through a scratch copy.
  * @param file - the file's path, or `-`.
- * @param options - `{ format, lon, lat, onBytes, wholeLimit }`.
+ * @param options - `{ format, lon, lat, onBytes }`.
  */
 export async function* readFeatures(
   file: string,
@@ -204,147 +187,65 @@ async function* readDisk(file: string, options: ReadOptions): AsyncGenerator<Sou
   const column = options.lon !== undefined ? '--lon' : options.lat !== undefined ? '--lat' : null;
   if (format !== 'csv' && column !== null)
     throw new CliError(`${column} applies to CSV input; ${file} is read as ${format}`);
-  // Read before the stream opens: once it flows, nothing may await before its consumer attaches.
-  const first = format === 'geojson' ? await firstChar(file) : '';
-  const delimiter =
-    format !== 'csv'
-      ? ','
-      : extname(file).toLowerCase() === '.tsv'
-        ? '\t'
-        : await sniffDelimiter(file);
   if (format === 'geojson') {
-    checkGeojsonStart(file, first);
-    const { size } = await stat(file);
-    if (size <= (options.wholeLimit ?? wholeLimit())) {
-      yield* readWholeGeojson(file, size, options.onBytes);
-      return;
-    }
+    checkGeojsonStart(file, await firstChar(file));
+    yield* readGeojson(file, options.onBytes);
+    return;
   }
-  const input = createReadStream(file, { encoding: 'utf8' });
-  const opened = new Promise<void>((resolve, reject) => {
-    input.once('open', () => resolve());
-    input.once('error', (e: NodeJS.ErrnoException) => reject(unreadable(file, e)));
-  });
-  await opened;
-  const { onBytes } = options;
-  if (onBytes !== undefined) input.on('data', () => onBytes(input.bytesRead));
-  try {
-    if (format === 'csv') yield* readCsv(file, input, options, delimiter);
-    else if (format === 'ndjson') yield* readNdjson(file, input);
-    else yield* readGeojson(file, input, first);
-  } finally {
-    input.destroy();
+  if (format === 'ndjson') {
+    yield* readNdjson(file, options.onBytes);
+    return;
   }
+  const delimiter = extname(file).toLowerCase() === '.tsv' ? '\t' : await sniffDelimiter(file);
+  yield* readCsv(file, options, delimiter);
 }
 
 // Newline-delimited GeoJSON: one feature or geometry per line; blank lines are skipped.
-async function* readNdjson(file: string, input: Readable): AsyncGenerator<Sourced> {
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  let line = 0;
-  for await (const raw of lines) {
-    line++;
-    // (A byte order mark before the first line, as JSON.parse refuses it.)
-    const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-    if (text.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (e) {
-      throw new CliError(`${file}:${line}: not valid JSON (${(e as Error).message})`);
-    }
-    yield { feature: asFeature(value, `${file}:${line}`), where: `${file}:${line}` };
-  }
-}
-
-// GeoJSON: the elements of `features` (or of a top-level array) are parsed one by one; a
-// single feature or geometry is read whole.
-async function* readGeojson(file: string, input: Readable, first: string): AsyncGenerator<Sourced> {
-  // (The streaming parser is loaded only for the files that need it, larger than wholeLimit.)
-  const [{ default: parser }, { default: pick }, { default: streamArray }] = await Promise.all([
-    import('stream-json'),
-    import('stream-json/filters/pick.js'),
-    import('stream-json/streamers/stream-array.js'),
-  ]);
-  // (readFeatures checked that `first` opens a JSON document.)
-  // Each stage's error ends the last one, where the loop below reads it.
-  // Values come packed, not piece by piece: a quarter faster, and no value is large.
-  const stages: Duplex[] = [parser({ streamValues: false })];
-  // Whether the picked `features` value opens with something else than an array, seen on its
-  // first token (the array streamer then fails, in words of its own).
-  let notAnArray = false;
-  if (first === '{') {
-    const features = pick.asStream({ filter: /^features$/ });
-    features.once('data', (token: { name: string }) => {
-      notAnArray = token.name !== 'startArray';
-    });
-    stages.push(features);
-  }
-  stages.push(streamArray.asStream());
-  const elements = stages.reduce<Readable>((from, to) => from.pipe(to), input);
-  for (const stage of [input, ...stages.slice(0, -1)])
-    stage.on('error', (e: Error) => elements.destroy(e));
-  const path = first === '[' ? '' : 'features';
-  let count = 0;
-  try {
-    for await (const { key, value } of elements as AsyncIterable<{ key: number; value: unknown }>) {
-      count++;
-      const where = `${file}: ${path}[${key}]`;
-      yield { feature: asFeature(value, where), where };
-    }
-  } catch (e) {
-    if (e instanceof CliError) throw e;
-    // A `features` member that is not an array (a feature's foreign member, or a collection
-    // refused in the words of the whole-file reader): read whole, below.
-    if (!(count === 0 && notAnArray))
-      throw new CliError(`${file}: not valid JSON (${(e as Error).message})`);
-  }
-  // A GeoJSON object without a `features` array: one feature or one geometry (or an empty
-  // FeatureCollection), read whole.
-  if (count === 0 && first === '{') yield* readWholeGeojson(file, 0, undefined);
-}
-
-// A GeoJSON file parsed whole (see wholeLimit): the same features, named the same way, as the
-// streaming reader gives. The text is dropped once parsed; `onBytes` hears the share of the
-// file's `size` read so far, by features given out.
-async function* readWholeGeojson(
+async function* readNdjson(
   file: string,
-  size: number,
   onBytes: ((bytes: number) => void) | undefined,
 ): AsyncGenerator<Sourced> {
-  yield* elementsOf(file, parseJson(file, await readText(file)), size, onBytes);
+  for await (const { texts, numbers, end } of splitLines(file)) {
+    for (let i = 0; i < texts.length; i++) {
+      const where = `${file}:${numbers[i]}`;
+      let value: unknown;
+      try {
+        value = JSON.parse(texts[i]!);
+      } catch (e) {
+        throw new CliError(`${where}: not valid JSON (${(e as Error).message})`);
+      }
+      yield { feature: asFeature(value, where), where };
+    }
+    onBytes?.(end);
+  }
 }
 
-// The features of a parsed GeoJSON document: the elements of a top-level array or of a
-// `features` array, else the document itself as one feature or geometry (an empty
-// FeatureCollection has none).
-function* elementsOf(
+// GeoJSON: the elements of `features` (or of a top-level array), cut from the file's bytes and
+// parsed a chunk's worth at a time; a document without such an array is one feature or geometry.
+// `onBytes` hears how far the features given out reach into the file.
+async function* readGeojson(
   file: string,
-  value: unknown,
-  size: number,
   onBytes: ((bytes: number) => void) | undefined,
-): Generator<Sourced> {
-  const type = (value as { type?: unknown } | null)?.type;
-  // (A feature's foreign member named `features` is not a list of features.)
-  const features = Array.isArray(value)
-    ? value
-    : type === 'Feature'
-      ? undefined
-      : (value as { features?: unknown } | null)?.features;
-  const path = Array.isArray(value) ? '' : 'features';
-  if (Array.isArray(features)) {
-    const n = features.length;
-    for (let k = 0; k < n; k++) {
-      const where = `${file}: ${path}[${k}]`;
-      const feature = asFeature(features[k], where);
-      // Given out, the element is no longer held here.
-      features[k] = undefined;
-      if (onBytes !== undefined && (k % 4096 === 0 || k === n - 1))
-        onBytes(Math.round((size * (k + 1)) / n));
-      yield { feature, where };
+): AsyncGenerator<Sourced> {
+  const { size } = await stat(file);
+  for await (const { path, first, values, end } of splitGeojson(file)) {
+    if (path === null) {
+      yield documentFeature(file, values[0]);
+      continue;
     }
-    return;
+    for (let j = 0; j < values.length; j++) {
+      const where = `${file}: ${path}[${first + j}]`;
+      yield { feature: asFeature(values[j], where), where };
+    }
+    onBytes?.(end);
   }
   onBytes?.(size);
+}
+
+// A GeoJSON document that holds no array of features: one feature or one geometry, else an
+// error saying what it is.
+function documentFeature(file: string, value: unknown): Sourced {
+  const type = (value as { type?: unknown } | null)?.type;
   if (type === 'FeatureCollection')
     throw new CliError(`${file}: a FeatureCollection needs a "features" array`);
   if (type === 'Topology') {
@@ -354,25 +255,7 @@ function* elementsOf(
         `convert the object you want first, e.g. npx -p topojson-client topo2geo ${names[0] ?? 'NAME'}=out.geojson < ${file}`,
     );
   }
-  yield { feature: asFeature(value, file), where: file };
-}
-
-// The text of a file, without a byte order mark (which JSON.parse refuses).
-async function readText(file: string): Promise<string> {
-  try {
-    const text = await readFile(file, 'utf8');
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  } catch (e) {
-    throw unreadable(file, e);
-  }
-}
-
-function parseJson(file: string, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new CliError(`${file}: not valid JSON (${(e as Error).message})`);
-  }
+  return { feature: asFeature(value, file), where: file };
 }
 
 function checkGeojsonStart(file: string, first: string): void {
@@ -394,48 +277,40 @@ async function firstChar(file: string): Promise<string> {
 // CSV: each row is a Point feature at its lon/lat columns, with the row as its properties.
 async function* readCsv(
   file: string,
-  input: Readable,
   options: ReadOptions,
   delimiter: string,
 ): AsyncGenerator<Sourced> {
-  const rows = input.pipe(
-    parseCsv({
-      columns: true,
-      info: true,
-      delimiter,
-      bom: true,
-      skip_empty_lines: true,
-      trim: true,
-    }),
-  );
-  let lon: string | undefined;
-  let lat: string | undefined;
-  try {
-    for await (const { info, record: row } of rows as AsyncIterable<{
-      info: { lines: number };
-      record: Record<string, string>;
-    }>) {
-      // The line on which the record ends (a quoted field may span lines).
-      const line = info.lines;
-      if (lon === undefined || lat === undefined) {
-        const columns = Object.keys(row);
-        lon = pickColumn(file, columns, options.lon, LON_NAMES, 'longitude', '--lon');
-        lat = pickColumn(file, columns, options.lat, LAT_NAMES, 'latitude', '--lat');
+  let columns: string[] | undefined;
+  let lon = -1;
+  let lat = -1;
+  for await (const { records, lines, end } of splitCsv(file, delimiter)) {
+    for (let r = 0; r < records.length; r++) {
+      const row = records[r]!;
+      if (columns === undefined) {
+        columns = row;
+        const lonName = pickColumn(file, columns, options.lon, LON_NAMES, 'longitude', '--lon');
+        const latName = pickColumn(file, columns, options.lat, LAT_NAMES, 'latitude', '--lat');
+        lon = columns.lastIndexOf(lonName);
+        lat = columns.lastIndexOf(latName);
+        continue;
       }
-      const where = `${file}:${line}`;
-      const x = parseCoordinate(row[lon], lon, where, 180);
-      const y = parseCoordinate(row[lat], lat, where, 90);
+      const where = `${file}:${lines[r]}`;
+      if (row.length !== columns.length)
+        throw new CliError(
+          `${where}: ${row.length} ${row.length === 1 ? 'field' : 'fields'}, but the header has ${columns.length} columns`,
+        );
+      const x = parseCoordinate(row[lon], columns[lon]!, where, 180);
+      const y = parseCoordinate(row[lat], columns[lat]!, where, 90);
       const properties: Record<string, unknown> = {};
-      for (const key in row) if (key !== lon && key !== lat) properties[key] = row[key];
+      for (let c = 0; c < columns.length; c++)
+        if (columns[c] !== columns[lon] && columns[c] !== columns[lat])
+          properties[columns[c]!] = row[c];
       yield {
         feature: { type: 'Feature', geometry: { type: 'Point', coordinates: [x, y] }, properties },
         where,
       };
     }
-  } catch (e) {
-    if (e instanceof CliError) throw e;
-    const line = (e as { lines?: number }).lines;
-    throw new CliError(`${file}${line === undefined ? '' : `:${line}`}: ${(e as Error).message}`);
+    options.onBytes?.(end);
   }
 }
 

@@ -1,11 +1,10 @@
-// The readers of the command's input files (src/input.ts): a GeoJSON file is parsed whole when it
-// is small and streamed when it is large (wholeLimit), and both ways must give the same features,
-// named by the same places, and fail with the same errors.
+// The readers of the command's input files (src/input.ts): the features of a GeoJSON file, named
+// by their places, and its errors (the splitter itself: geojson-split.test.ts).
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFeatures, type Sourced, wholeLimit } from '../src/input.js';
+import { readFeatures, type Sourced } from '../src/input.js';
 import { cityFeature, countries, sampleCities } from './data.js';
 
 let dir = '';
@@ -20,40 +19,25 @@ function write(name: string, value: unknown): string {
   return path;
 }
 
-async function read(file: string, limit: number): Promise<Sourced[]> {
+async function readAll(file: string): Promise<Sourced[]> {
   const out: Sourced[] = [];
-  for await (const s of readFeatures(file, { format: 'geojson', wholeLimit: limit })) out.push(s);
+  for await (const s of readFeatures(file, { format: 'geojson' })) out.push(s);
   return out;
 }
 
-// Reads the file parsed whole and streamed; both must agree.
-async function both(file: string): Promise<Sourced[]> {
-  const whole = await read(file, Number.POSITIVE_INFINITY);
-  const streamed = await read(file, 0);
-  expect(whole).toEqual(streamed);
-  return whole;
-}
-
-// The error of each way of reading, which must be the same (but for the JSON parser's own words
-// after "not valid JSON", which differ between the two parsers).
+// The error reading the file gives.
 async function failure(file: string): Promise<string> {
-  const messages = await Promise.all(
-    [Number.POSITIVE_INFINITY, 0].map((limit) =>
-      read(file, limit).then(
-        () => 'no error',
-        (e: Error) => e.message.replace(/(not valid JSON) \(.*\)$/, '$1'),
-      ),
-    ),
+  return readAll(file).then(
+    () => 'no error',
+    (e: Error) => e.message,
   );
-  expect(messages[0]).toBe(messages[1]);
-  return messages[0]!;
 }
 
-describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
-  it('gives the features of a FeatureCollection in file order, named features[k], either way', async () => {
+describe('readFeatures(file) on GeoJSON', () => {
+  it('gives the features of a FeatureCollection in file order, named features[k]', async () => {
     const list = sampleCities(7);
     const features = [...list.map(cityFeature), ...countries().slice(0, 20)];
-    const got = await both(write('fc.geojson', { type: 'FeatureCollection', features }));
+    const got = await readAll(write('fc.geojson', { type: 'FeatureCollection', features }));
     expect(got.map((s) => s.feature)).toEqual(features);
     expect(got.map((s) => s.where)).toEqual(
       features.map((_, k) => `${join(dir, 'fc.geojson')}: features[${k}]`),
@@ -62,30 +46,32 @@ describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
 
   it('gives the elements of a top-level array, one feature, one geometry, and nothing for an empty collection', async () => {
     const features = sampleCities(16).map(cityFeature);
-    const array = await both(write('array.geojson', features));
+    const array = await readAll(write('array.geojson', features));
     expect(array.map((s) => s.where)).toEqual(
       features.map((_, k) => `${join(dir, 'array.geojson')}: [${k}]`),
     );
-    const one = await both(write('one.geojson', features[3]));
+    const one = await readAll(write('one.geojson', features[3]));
     expect(one.map((s) => s.feature)).toEqual([features[3]]);
     const geometry = features[4]!.geometry;
-    const bare = await both(write('geometry.geojson', geometry));
+    const bare = await readAll(write('geometry.geojson', geometry));
     expect(bare.map((s) => s.feature.geometry)).toEqual([geometry]);
-    expect(await both(write('empty.geojson', { type: 'FeatureCollection', features: [] }))).toEqual(
-      [],
-    );
+    expect(
+      await readAll(write('empty.geojson', { type: 'FeatureCollection', features: [] })),
+    ).toEqual([]);
     // A byte order mark first; a feature whose foreign member is named `features`.
-    const bom = await both(write('bom.geojson', `\uFEFF${JSON.stringify(features.slice(0, 3))}`));
+    const bom = await readAll(
+      write('bom.geojson', `\uFEFF${JSON.stringify(features.slice(0, 3))}`),
+    );
     expect(bom.map((s) => s.feature)).toEqual(features.slice(0, 3));
     const foreign = { ...features[5]!, features: [] };
-    const member = await both(write('member.geojson', foreign));
+    const member = await readAll(write('member.geojson', foreign));
     expect(member.map((s) => s.feature)).toEqual([foreign]);
     const other = { ...features[6]!, features: { note: 'not a list of features' } };
-    const object = await both(write('member-object.geojson', other));
+    const object = await readAll(write('member-object.geojson', other));
     expect(object.map((s) => s.feature)).toEqual([other]);
   });
 
-  it('fails the same way either way: a bad feature by its place, bad JSON, a collection without features, a file that is not JSON, a TopoJSON topology', async () => {
+  it('fails naming the place: a bad feature by its place, bad JSON, a collection without features, a file that is not JSON, a TopoJSON topology', async () => {
     const good = cityFeature(sampleCities()[0]!);
     const badFeature = write('bad.geojson', {
       type: 'FeatureCollection',
@@ -94,7 +80,9 @@ describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
     expect(await failure(badFeature)).toMatch(/bad\.geojson: features\[2\]: expected a GeoJSON/);
     expect(
       await failure(write('cut.geojson', '{"type":"FeatureCollection","features":[{"ty')),
-    ).toMatch(/cut\.geojson: not valid JSON/);
+    ).toBe(
+      `${join(dir, 'cut.geojson')}: the file ends inside features[0], which starts at byte 40`,
+    );
     expect(await failure(write('nofeatures.geojson', { type: 'FeatureCollection' }))).toMatch(
       /needs a "features" array/,
     );
@@ -116,25 +104,14 @@ describe('readFeatures(file) on GeoJSON, parsed whole or streamed', () => {
   it('reports the bytes read as it gives out features, up to the file size, never going back', async () => {
     const features = sampleCities(3).map(cityFeature);
     const file = write('progress.geojson', { type: 'FeatureCollection', features });
-    for (const limit of [Number.POSITIVE_INFINITY, 0]) {
-      const seen: number[] = [];
-      const options = {
-        format: 'geojson' as const,
-        wholeLimit: limit,
-        onBytes: (b: number) => seen.push(b),
-      };
-      for await (const _ of readFeatures(file, options)) {
-        // (read to the end)
-      }
-      expect(seen.length).toBeGreaterThan(1);
-      expect(seen.every((b, i) => i === 0 || b >= seen[i - 1]!)).toBe(true);
-      expect(seen.at(-1)).toBe(statSync(file).size);
+    const seen: number[] = [];
+    const options = { format: 'geojson' as const, onBytes: (b: number) => seen.push(b) };
+    for await (const _ of readFeatures(file, options)) {
+      // (read to the end)
     }
-  });
-
-  it('parses whole at most 64 MiB, and at most a sixteenth of the heap this process may use', () => {
-    expect(wholeLimit()).toBeGreaterThan(0);
-    expect(wholeLimit()).toBeLessThanOrEqual(64 * 1024 * 1024);
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen.every((b, i) => i === 0 || b >= seen[i - 1]!)).toBe(true);
+    expect(seen.at(-1)).toBe(statSync(file).size);
   });
 });
 

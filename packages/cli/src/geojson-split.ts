@@ -1,0 +1,457 @@
+// Cuts a GeoJSON document into its features without tokenising every number: a scan over the
+// bytes that tracks only strings (and their escapes) and the depth of braces and brackets finds
+// the elements of the top-level `features` array (or of a top-level array), and JSON.parse reads
+// the runs of whole elements each chunk of the file holds, in one call. An element that straddles
+// chunks is carried over, so memory is bounded by the largest feature, not by the file. Errors
+// name the element and the byte (counted from 0) where it starts.
+import { isAscii } from 'node:buffer';
+import { CliError, openToRead } from './errors.js';
+
+/** A run of parsed values: elements `first`, `first + 1`, … of `path`, or the whole document. */
+export interface Split {
+  /** `features` or `''` (a top-level array) for elements; null for the document itself. */
+  path: string | null;
+  /** The index of `values[0]` in its array. */
+  first: number;
+  /** The parsed values. */
+  values: unknown[];
+  /** The byte offset just after the last of them. */
+  end: number;
+}
+
+/** What is known of the top-level object's `type` before the scan (from an earlier pass). */
+export interface KnownType {
+  /** The top-level `type` member's value (undefined when it has none). */
+  type: unknown;
+}
+
+const CHUNK = 1 << 20;
+// Whole elements are parsed together up to about this many bytes (larger runs are no faster).
+const BATCH = 1 << 16;
+const BOM = [0xef, 0xbb, 0xbf];
+const OPEN_BRACKET = Buffer.from('[');
+
+// Where the scan is, at the level of the top-level object's members or of the array whose
+// elements are cut (deeper levels are only counted).
+const START = 0; // before the top-level value
+const KEY = 1; // a member's key, or the object's end
+const IN_KEY = 2; // inside the key
+const COLON = 3;
+const VALUE = 4; // a member's value
+const IN_VALUE = 5; // inside a member's value
+const AFTER = 6; // after a member's value: ',' or '}'
+const ELEMENT = 7; // an element, or the array's end
+const IN_ELEMENT = 8; // inside an element
+const DONE = 9; // after the top-level value: only white space
+
+// The bytes the scan looks at: '"', '\\', '{' and '[', '}' and ']'.
+const QUOTE = 1;
+const ESCAPE = 2;
+const OPEN = 3;
+const CLOSE = 4;
+const CLASS = new Uint8Array(256);
+CLASS[0x22] = QUOTE;
+CLASS[0x5c] = ESCAPE;
+CLASS[0x7b] = OPEN;
+CLASS[0x5b] = OPEN;
+CLASS[0x7d] = CLOSE;
+CLASS[0x5d] = CLOSE;
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/**
+ * The scan, fed the file's bytes chunk by chunk (`push`, then `end`); each call returns the
+ * values it completed. `retry` is set at the end when the top-level object had a `features`
+ * array before its `type` member: it was skipped, and a new scan given that type reads it.
+ */
+export class GeojsonSplitter {
+  /** Set by `end` when the file must be scanned again, knowing the top-level type. */
+  retry: KnownType | null = null;
+  private state = START;
+  private depth = 0;
+  // The depth of the array whose elements are cut (1: top-level array or object members, 2:
+  // the `features` array's elements).
+  private cutDepth = 1;
+  private inString = false;
+  private escaped = false;
+  private base = 0; // offset of the current chunk
+  private buf: Uint8Array = new Uint8Array(0);
+  private carry: Uint8Array[] = []; // bytes from cutStart up to the current chunk
+  private cutStart = -1;
+  // The current array: its path, the index of the next element, whether a comma asks for one.
+  private path = '';
+  private index = 0;
+  private more = false;
+  // Whole elements not yet parsed: their starts and ends (terminators).
+  private starts: number[] = [];
+  private ends: number[] = [];
+  private key = '';
+  private keyIsFeatures = false;
+  private bomSeen = 0;
+  private readonly members: Record<string, unknown> = {};
+  private streamed = false;
+  private skipped = false;
+  private out: Split[] = [];
+
+  /**
+   * @param file - the file's name, for messages.
+   * @param known - the top-level type, when an earlier scan found it after the array.
+   */
+  constructor(
+    private readonly file: string,
+    private readonly known: KnownType | null = null,
+  ) {}
+
+  /**
+   * Scans the next chunk and returns the values completed. The chunk is the splitter's from
+   * then on: it must not change, and the splitter writes over some of its separators.
+   * @param chunk - the bytes following the previous chunk.
+   */
+  push(chunk: Uint8Array): Split[] {
+    this.buf = chunk;
+    this.out = [];
+    const n = chunk.length;
+    let i = 0;
+    if (this.escaped) {
+      this.escaped = false;
+      i = 1;
+    }
+    let depth = this.depth;
+    let inString = this.inString;
+    let cut = this.cutDepth;
+    for (; i < n; i++) {
+      let c = chunk[i]!;
+      if (inString) {
+        for (;;) {
+          const k = CLASS[c]!;
+          if (k === QUOTE) {
+            inString = false;
+            break;
+          }
+          if (k === ESCAPE && ++i >= n) {
+            this.escaped = true;
+            break;
+          }
+          if (++i >= n) break;
+          c = chunk[i]!;
+        }
+        if (inString) break;
+        if (this.state === IN_KEY) this.endKey(this.base + i + 1);
+        continue;
+      }
+      if (depth > cut) {
+        const k = CLASS[c]!;
+        if (k === 0) continue;
+        if (k === QUOTE) inString = true;
+        else if (k === OPEN) depth++;
+        else if (k === CLOSE) depth--;
+        continue;
+      }
+      // At the level of the members or elements.
+      this.depth = depth;
+      if (isSpace(c) && this.state !== IN_ELEMENT && this.state !== IN_VALUE) continue;
+      switch (this.state) {
+        case START:
+          if (this.base + i === this.bomSeen && c === BOM[this.bomSeen]) {
+            this.bomSeen++;
+            continue;
+          }
+          if (c === 0x7b) this.state = KEY;
+          else if (c === 0x5b) this.state = ELEMENT;
+          else this.fail(i, `not a GeoJSON file (it starts with ${shown(c)})`);
+          depth = 1;
+          break;
+        case KEY:
+          if (c === 0x22) {
+            this.cutStart = this.base + i;
+            this.state = IN_KEY;
+            inString = true;
+          } else if (c === 0x7d && !this.more) {
+            depth = 0;
+            this.endObject();
+          } else this.fail(i, `not valid JSON: expected a member's name, got ${shown(c)}`);
+          break;
+        case COLON:
+          if (c !== 0x3a) this.fail(i, `not valid JSON: expected ':' after "${this.key}"`);
+          this.state = VALUE;
+          break;
+        case VALUE:
+          if (c === 0x2c || c === 0x7d || c === 0x5d)
+            this.fail(i, `not valid JSON: expected the value of "${this.key}", got ${shown(c)}`);
+          if (this.keyIsFeatures && c === 0x5b) {
+            const type = this.known !== null ? this.known.type : this.members.type;
+            if (this.known === null && !('type' in this.members)) {
+              // Not known yet whether the array holds features: skipped, then read again.
+              this.skipped = true;
+              this.state = AFTER;
+              depth = 2;
+              break;
+            }
+            if (type !== 'Feature') {
+              this.streamed = true;
+              this.path = 'features';
+              this.index = 0;
+              this.more = false;
+              this.cutDepth = 2;
+              this.state = ELEMENT;
+              depth = 2;
+              break;
+            }
+          }
+          this.cutStart = this.base + i;
+          this.state = IN_VALUE;
+          i--; // read again as part of the value
+          break;
+        case IN_VALUE:
+          if (c === 0x2c || c === 0x7d) {
+            this.endMember(i);
+            this.more = c === 0x2c;
+            if (c === 0x7d) {
+              depth = 0;
+              this.endObject();
+            } else this.state = KEY;
+          } else if (c === 0x22) inString = true;
+          else if (c === 0x7b || c === 0x5b) depth++;
+          else if (c === 0x5d)
+            this.fail(i, `not valid JSON: expected ',' or '}' in the value of "${this.key}"`);
+          break;
+        case AFTER:
+          if (c === 0x2c) {
+            this.more = true;
+            this.state = KEY;
+          } else if (c === 0x7d) {
+            depth = 0;
+            this.endObject();
+          } else this.fail(i, `not valid JSON: expected ',' or '}', got ${shown(c)}`);
+          break;
+        case ELEMENT:
+          if (c === 0x5d && !this.more) {
+            depth = this.endArray();
+            break;
+          }
+          if (c === 0x2c || c === 0x5d || c === 0x7d)
+            this.fail(i, `not valid JSON: expected ${this.name(this.index)}, got ${shown(c)}`);
+          if (this.cutStart < 0) this.cutStart = this.base + i;
+          this.starts.push(this.base + i);
+          this.state = IN_ELEMENT;
+          i--; // read again as part of the element
+          break;
+        case IN_ELEMENT:
+          if (c === 0x2c || c === 0x5d) {
+            this.ends.push(this.base + i);
+            this.index++;
+            this.more = c === 0x2c;
+            if (c === 0x5d) depth = this.endArray();
+            else {
+              this.state = ELEMENT;
+              if (this.base + i - this.cutStart >= BATCH) this.flush();
+            }
+          } else if (c === 0x22) inString = true;
+          else if (c === 0x7b || c === 0x5b) depth++;
+          else if (c === 0x7d)
+            this.fail(i, `not valid JSON: expected ',' or ']' in ${this.name(this.index)}`);
+          break;
+        default:
+          this.fail(i, `not valid JSON: more after the end of the top-level value`);
+      }
+      cut = this.cutDepth;
+    }
+    this.depth = depth;
+    this.inString = inString;
+    if (this.starts.length > this.ends.length || this.state === IN_VALUE || this.state === IN_KEY) {
+      if (this.ends.length > 0) this.flush();
+      this.carry.push(chunk.subarray(Math.max(this.cutStart - this.base, 0), n));
+    } else if (this.ends.length > 0) this.flush();
+    this.base += n;
+    return this.out;
+  }
+
+  /** Ends the scan at the end of the file and returns the values completed. */
+  end(): Split[] {
+    this.out = [];
+    const at = (what: string) => new CliError(`${this.file}: the file ends inside ${what}`);
+    switch (this.state) {
+      case DONE:
+        return this.out;
+      case START:
+        throw new CliError(`${this.file}: not a GeoJSON file (it holds no JSON value)`);
+      case IN_ELEMENT: {
+        const start = this.starts.at(-1)!;
+        throw at(`${this.name(this.index)}, which starts at byte ${start}`);
+      }
+      case ELEMENT:
+        throw at(
+          this.index === 0
+            ? `the ${this.array()}, before its first element`
+            : `the ${this.array()}, after ${this.name(this.index - 1)}`,
+        );
+      case IN_VALUE:
+        throw at(`the top-level member "${this.key}", which starts at byte ${this.cutStart}`);
+      default:
+        throw at(this.depth > 1 ? 'the "features" array' : 'the top-level object');
+    }
+  }
+
+  private array(): string {
+    return this.path === '' ? 'top-level array' : `"${this.path}" array`;
+  }
+
+  private name(k: number): string {
+    return `${this.path}[${k}]`;
+  }
+
+  private fail(i: number, message: string): never {
+    throw new CliError(`${this.file}: ${message} at byte ${this.base + i}`);
+  }
+
+  // The text of bytes [from, to) of the file: in the carried chunks or the current one.
+  private text(from: number, to: number): string {
+    const chunk = this.buf;
+    if (from >= this.base) return decode(chunk, from - this.base, to - this.base);
+    const whole = Buffer.concat([...this.carry, chunk.subarray(0, to - this.base)]);
+    return decode(whole, from - this.cutStart, to - this.cutStart);
+  }
+
+  // The text of bytes [from, to) between '[' and ']': written over the bytes before and at `to`
+  // (already scanned: white space, ',', '[' or ']'), so that the text is decoded in one piece, as
+  // JSON.parse reads it fastest.
+  private bracketed(from: number, to: number): string {
+    const chunk = this.buf;
+    chunk[to - this.base] = 0x5d;
+    if (from > this.base) {
+      chunk[from - this.base - 1] = 0x5b;
+      return decode(chunk, from - 1 - this.base, to + 1 - this.base);
+    }
+    const whole = Buffer.concat([
+      OPEN_BRACKET,
+      ...this.carry,
+      chunk.subarray(0, to + 1 - this.base),
+    ]);
+    return decode(whole, from - this.cutStart, to + 2 - this.cutStart);
+  }
+
+  // Parses the whole elements not yet parsed, in one call (or one by one, to name a bad one).
+  private flush(): void {
+    const { starts, ends } = this;
+    const count = ends.length;
+    const first = this.index - count;
+    const from = starts[0]!;
+    const to = ends[ends.length - 1]!;
+    let values: unknown[] | null = null;
+    try {
+      const all = JSON.parse(this.bracketed(from, to)) as unknown[];
+      if (all.length === count) values = all;
+    } catch {
+      // One of them is not valid JSON: parsed one by one below, to name it.
+    }
+    if (values === null) {
+      values = [];
+      for (let j = 0; j < count; j++)
+        values.push(this.parse(starts[j]!, ends[j]!, this.name(first + j)));
+    }
+    this.out.push({ path: this.path, first, values, end: to });
+    // An element begun and not ended stays, carried from its start.
+    const open = starts.length > ends.length ? starts[starts.length - 1]! : -1;
+    this.starts = open < 0 ? [] : [open];
+    this.ends = [];
+    this.carry = [];
+    this.cutStart = open;
+  }
+
+  private parse(from: number, to: number, what: string): unknown {
+    const text = this.text(from, to);
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      // (V8's positions are in the text parsed; the bytes of the file are more use.)
+      const message = (e as Error).message.replace(
+        / at position (\d+)(?: \(line \d+ column \d+\))?/,
+        (_, p: string) => ` at byte ${from + Buffer.byteLength(text.slice(0, Number(p)))}`,
+      );
+      throw new CliError(
+        `${this.file}: ${what}, which starts at byte ${from}: not valid JSON (${message})`,
+      );
+    }
+  }
+
+  private endKey(to: number): void {
+    this.key = JSON.parse(this.text(this.cutStart, to)) as string;
+    this.keyIsFeatures = this.key === 'features';
+    this.carry = [];
+    this.cutStart = -1;
+    this.state = COLON;
+  }
+
+  private endMember(i: number): void {
+    const value = this.parse(this.cutStart, this.base + i, `the top-level member "${this.key}"`);
+    // (A member named __proto__ is an own property, as JSON.parse makes it.)
+    Object.defineProperty(this.members, this.key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    this.carry = [];
+    this.cutStart = -1;
+  }
+
+  // The end of the array whose elements are cut; returns the new depth.
+  private endArray(): number {
+    // Parsed here, so that what follows the array starts afresh.
+    if (this.ends.length > 0) this.flush();
+    this.more = false;
+    if (this.cutDepth === 1) {
+      this.state = DONE;
+      return 0;
+    }
+    this.cutDepth = 1;
+    this.state = AFTER;
+    return 1;
+  }
+
+  private endObject(): void {
+    this.state = DONE;
+    if (this.skipped) this.retry = { type: this.members.type };
+    else if (!this.streamed)
+      this.out.push({ path: null, first: 0, values: [this.members], end: 0 });
+  }
+}
+
+// The text of bytes [from, to) of a chunk, in UTF-8 (ASCII, the most common, copied as is: a
+// quarter of the reading time otherwise).
+function decode(chunk: Uint8Array, from: number, to: number): string {
+  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset + from, to - from);
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+}
+
+function shown(c: number): string {
+  return c < 0x80 ? JSON.stringify(String.fromCharCode(c)) : `byte 0x${c.toString(16)}`;
+}
+
+/**
+ * The values of a GeoJSON file, read in chunks of `chunk` bytes: runs of elements of its
+ * `features` array (or of a top-level array), else the whole document as one value.
+ * @param file - the file's path.
+ * @param chunk - the size of a read (default 1 MiB).
+ */
+export async function* splitGeojson(file: string, chunk = CHUNK): AsyncGenerator<Split> {
+  const handle = await openToRead(file);
+  try {
+    let known: KnownType | null = null;
+    for (;;) {
+      const splitter = new GeojsonSplitter(file, known);
+      for (let at = 0; ; ) {
+        const buffer = Buffer.allocUnsafe(chunk);
+        const { bytesRead } = await handle.read(buffer, 0, chunk, at);
+        if (bytesRead === 0) break;
+        at += bytesRead;
+        for (const split of splitter.push(buffer.subarray(0, bytesRead))) yield split;
+      }
+      for (const split of splitter.end()) yield split;
+      if (splitter.retry === null) return;
+      known = splitter.retry;
+    }
+  } finally {
+    await handle.close();
+  }
+}
