@@ -44,7 +44,9 @@ export abstract class GridLayout<T> extends GridCells<T> {
    * Chooses the depth again from a sample of the items when the chooser says so (see
    * grid-depth.ts): when the item count doubled or fell to a quarter since the last choice
    * (`force`), or, after moves, when the ideal depth left the current one by a level or more.
-   * An empty grid keeps its cells and forgets the choice: the next items choose the depth.
+   * An empty grid keeps its cells and forgets the choice and its slots: the next items take
+   * slots from 0 as in a new index (the sample that chooses reads the items by slot), and
+   * choose the depth as they would there.
    */
   adapt(force: boolean): void {
     const chooser = this.chooser;
@@ -53,6 +55,7 @@ export abstract class GridLayout<T> extends GridCells<T> {
     const n = this.size;
     if (n === 0) {
       chooser.reset();
+      this.store.clear();
       return;
     }
     let m = 0;
