@@ -1,7 +1,7 @@
 // Reading speed of the quadkit command's input files: a read-only pass (every feature parsed and
 // given out, nothing indexed) over the same data as GeoJSON, newline-delimited GeoJSON and CSV,
 // beside stream-json's streaming parser (when installed) and JSON.parse of the whole text, in
-// MB/s (10^6 bytes a second). Data: 1M random points with a few properties (about 130 MB as
+// MB/s (10^6 bytes a second). Data: 1M random points with a few properties (about 150 MB as
 // GeoJSON), and the world's countries (world-atlas, 1:50m) repeated to about 50 MB.
 //
 //   npm run build && node bench/files.js          (files cached in $TMPDIR/quadkit-bench-files)
@@ -19,7 +19,7 @@ const root = join(here, '..');
 const require = createRequire(import.meta.url);
 const dir = process.env.QUADKIT_BENCH_DIR ?? join(tmpdir(), 'quadkit-bench-files');
 const withIndex = process.argv.includes('--index');
-const { readFeatures } = await import(join(root, 'packages/cli/dist/input.js'));
+const { readRuns } = await import(join(root, 'packages/cli/dist/input.js'));
 
 // Writes a file from an iterable of strings, through a buffer.
 async function writeAll(path, texts) {
@@ -120,7 +120,8 @@ async function time(fn) {
 
 async function quadkitPass(path) {
   let count = 0;
-  for await (const _ of readFeatures(path)) count++;
+  // (In runs, as the commands read them.)
+  for await (const run of readRuns(path)) count += run.length;
   return count;
 }
 

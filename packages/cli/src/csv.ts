@@ -2,6 +2,7 @@
 // hold one, a quote or a line break, a quote doubled inside quotes), read chunk by chunk: a line
 // without quotes is split whole, a line with quotes field by field. White space around a field is
 // dropped; empty lines are skipped; lines end in '\n' or '\r\n'.
+import { chunksOf } from './chunks.js';
 import { CliError, openToRead } from './errors.js';
 
 /** The records a chunk of a file completed: `records[i]` ends on line `lines[i]` (from 1). */
@@ -28,14 +29,15 @@ function trimmed(field: string): string {
  * The records of a CSV file, a chunk's worth at a time (a byte order mark at its start dropped).
  * @param file - the file's path (and its name in messages).
  * @param delimiter - the field delimiter, one character.
- * @param chunk - the size of a read (default 1 MiB).
+ * @param chunk - the size of a read (default 256 KiB).
  */
 export async function* splitCsv(
   file: string,
   delimiter: string,
-  chunk = 1 << 20,
+  chunk = 1 << 18,
 ): AsyncGenerator<Records> {
   const handle = await openToRead(file);
+  const chunks = chunksOf(handle, chunk);
   const separator = delimiter.charCodeAt(0);
   let line = 1; // the line at `at` in `text`
   const fail = (message: string, where = line) => new CliError(`${file}:${where}: ${message}`);
@@ -45,8 +47,9 @@ export async function* splitCsv(
     let offset = 0; // bytes read
     let bom = true; // a byte order mark may still come
     for (;;) {
-      const buffer = Buffer.allocUnsafe(chunk);
-      const { bytesRead } = await handle.read(buffer, 0, chunk, offset);
+      const next = await chunks.next();
+      const buffer = next.done ? Buffer.alloc(0) : next.value;
+      const bytesRead = buffer.length;
       offset += bytesRead;
       const atEnd = bytesRead === 0;
       const bytes =
@@ -169,6 +172,7 @@ export async function* splitCsv(
       if (atEnd) return;
     }
   } finally {
+    await chunks.return(undefined);
     await handle.close();
   }
 }

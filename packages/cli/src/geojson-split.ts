@@ -5,6 +5,7 @@
 // chunks is carried over, so memory is bounded by the largest feature, not by the file. Errors
 // name the element and the byte (counted from 0) where it starts.
 import { isAscii } from 'node:buffer';
+import { chunksOf } from './chunks.js';
 import { CliError, openToRead } from './errors.js';
 
 /** A run of parsed values: elements `first`, `first + 1`, … of `path`, or the whole document. */
@@ -25,7 +26,7 @@ export interface KnownType {
   type: unknown;
 }
 
-const CHUNK = 1 << 20;
+const CHUNK = 1 << 18;
 // Whole elements are parsed together up to about this many bytes (larger runs are no faster).
 const BATCH = 1 << 16;
 const BOM = [0xef, 0xbb, 0xbf];
@@ -432,7 +433,7 @@ function shown(c: number): string {
  * The values of a GeoJSON file, read in chunks of `chunk` bytes: runs of elements of its
  * `features` array (or of a top-level array), else the whole document as one value.
  * @param file - the file's path.
- * @param chunk - the size of a read (default 1 MiB).
+ * @param chunk - the size of a read (default 256 KiB).
  */
 export async function* splitGeojson(file: string, chunk = CHUNK): AsyncGenerator<Split> {
   const handle = await openToRead(file);
@@ -440,13 +441,8 @@ export async function* splitGeojson(file: string, chunk = CHUNK): AsyncGenerator
     let known: KnownType | null = null;
     for (;;) {
       const splitter = new GeojsonSplitter(file, known);
-      for (let at = 0; ; ) {
-        const buffer = Buffer.allocUnsafe(chunk);
-        const { bytesRead } = await handle.read(buffer, 0, chunk, at);
-        if (bytesRead === 0) break;
-        at += bytesRead;
-        for (const split of splitter.push(buffer.subarray(0, bytesRead))) yield split;
-      }
+      for await (const bytes of chunksOf(handle, chunk))
+        for (const split of splitter.push(bytes)) yield split;
       for (const split of splitter.end()) yield split;
       if (splitter.retry === null) return;
       known = splitter.retry;

@@ -1,6 +1,7 @@
 // The lines of a text file, cut from its bytes chunk by chunk at each '\n' (a '\r' before it is
 // left to the reader, as JSON's white space), with their numbers: quicker than a line reader over
 // decoded text, and in memory bounded by the longest line.
+import { chunksOf } from './chunks.js';
 import { openToRead } from './errors.js';
 
 /** The lines a chunk of a file completed: `texts[i]` is line number `numbers[i]` (from 1). */
@@ -17,17 +18,19 @@ export interface Lines {
  * The lines of a file that hold more than white space, a chunk's worth at a time; a byte order
  * mark at its start is dropped.
  * @param file - the file's path.
- * @param chunk - the size of a read (default 1 MiB).
+ * @param chunk - the size of a read (default 256 KiB).
  */
-export async function* splitLines(file: string, chunk = 1 << 20): AsyncGenerator<Lines> {
+export async function* splitLines(file: string, chunk = 1 << 18): AsyncGenerator<Lines> {
   const handle = await openToRead(file);
+  const chunks = chunksOf(handle, chunk);
   try {
     let carry: Buffer[] = [];
     let line = 1;
     let at = 0;
     for (;;) {
-      const buffer = Buffer.allocUnsafe(chunk);
-      const { bytesRead } = await handle.read(buffer, 0, chunk, at);
+      const next = await chunks.next();
+      const buffer = next.done ? Buffer.alloc(0) : next.value;
+      const bytesRead = buffer.length;
       const out: Lines = { texts: [], numbers: [], end: at };
       const take = (bytes: Buffer, from: number, to: number) => {
         // (A byte order mark before the first line, as JSON.parse refuses it.)
@@ -67,6 +70,7 @@ export async function* splitLines(file: string, chunk = 1 << 20): AsyncGenerator
       if (out.texts.length > 0) yield out;
     }
   } finally {
+    await chunks.return(undefined);
     await handle.close();
   }
 }

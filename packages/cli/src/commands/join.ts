@@ -54,18 +54,23 @@ export async function runJoin(
   const counts = new Float64Array(polygons.length);
   const fullPrecision = options.fullPrecision === true;
   const writer = options.count ? null : featureWriter(io.stdout, options.format, { fullPrecision });
-  for await (const { feature, where } of readWithProgress(pointsFile, options, 'joining', io)) {
-    const [lon, lat] = pointOf(feature, where, 'join takes point features on its first file');
-    const found = firstContaining(index, lon, lat, scratch);
-    if (found >= 0) counts[found]!++;
-    if (writer === null) continue;
-    const value =
-      found < 0
-        ? null
-        : property === undefined
-          ? found
-          : (polygons[found]!.properties?.[property] ?? null);
-    await writer.write({ ...feature, properties: { ...(feature.properties ?? {}), [as]: value } });
+  for await (const run of readWithProgress(pointsFile, options, 'joining', io)) {
+    for (const { feature, where } of run) {
+      const [lon, lat] = pointOf(feature, where, 'join takes point features on its first file');
+      const found = firstContaining(index, lon, lat, scratch);
+      if (found >= 0) counts[found]!++;
+      if (writer === null) continue;
+      const value =
+        found < 0
+          ? null
+          : property === undefined
+            ? found
+            : (polygons[found]!.properties?.[property] ?? null);
+      await writer.write({
+        ...feature,
+        properties: { ...(feature.properties ?? {}), [as]: value },
+      });
+    }
   }
   if (writer !== null) return writer.end();
 

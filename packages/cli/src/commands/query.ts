@@ -140,23 +140,25 @@ async function queryStream(
       for (const i of matching(checkBatch(features, places), query)) await write(features[i]!);
     return;
   }
-  for await (const { feature, where } of source) {
-    const at = pointOf(feature, where, '--near and --within need point features');
-    const distance = greatCircleKm(query.lon, query.lat, at[0], at[1]);
-    order++;
-    if (distance > query.maxKm) continue;
-    if (query.k === Number.POSITIVE_INFINITY) {
+  for await (const run of source) {
+    for (const { feature, where } of run) {
+      const at = pointOf(feature, where, '--near and --within need point features');
+      const distance = greatCircleKm(query.lon, query.lat, at[0], at[1]);
+      order++;
+      if (distance > query.maxKm) continue;
+      if (query.k === Number.POSITIVE_INFINITY) {
+        kept.push({ feature, distance, order });
+        continue;
+      }
+      if (distance > cut) continue;
+      // Kept unsorted, and cut back to the k best whenever twice as many wait: O(n log k) in all
+      // (inserting each in place was O(n k): -k 100000 over 1M points took a minute).
       kept.push({ feature, distance, order });
-      continue;
-    }
-    if (distance > cut) continue;
-    // Kept unsorted, and cut back to the k best whenever twice as many wait: O(n log k) in all
-    // (inserting each in place was O(n k): -k 100000 over 1M points took a minute).
-    kept.push({ feature, distance, order });
-    if (kept.length >= 2 * query.k + 1024) {
-      kept.sort(byDistance);
-      kept.length = query.k;
-      cut = kept[query.k - 1]!.distance;
+      if (kept.length >= 2 * query.k + 1024) {
+        kept.sort(byDistance);
+        kept.length = query.k;
+        cut = kept[query.k - 1]!.distance;
+      }
     }
   }
   kept.sort(byDistance);
