@@ -29,6 +29,8 @@ export interface KnownType {
 const CHUNK = 1 << 18;
 // Whole elements are parsed together up to about this many bytes (larger runs are no faster).
 const BATCH = 1 << 16;
+// Runs that do not parse (see GeojsonSplitter.run) before the scan stops trying them.
+const MISSES = 8;
 const BOM = [0xef, 0xbb, 0xbf];
 const OPEN_BRACKET = Buffer.from('[');
 
@@ -86,6 +88,7 @@ export class GeojsonSplitter {
   // Whole elements not yet parsed: their starts and ends (terminators).
   private starts: number[] = [];
   private ends: number[] = [];
+  private misses = 0; // runs that did not parse (see run)
   private key = '';
   private keyIsFeatures = false;
   private bomSeen = 0;
@@ -232,6 +235,16 @@ export class GeojsonSplitter {
           }
           if (c === 0x2c || c === 0x5d || c === 0x7d)
             this.fail(i, `not valid JSON: expected ${this.name(this.index)}, got ${shown(c)}`);
+          if (c === 0x7b && this.misses < MISSES) {
+            if (this.ends.length > 0) this.flush();
+            const t = this.cutStart < 0 ? this.run(i) : -1;
+            if (t >= 0) {
+              // After the run, its terminator: ',' (then the next element), or ']' read next.
+              this.more = chunk[t] === 0x2c;
+              i = this.more ? t : t - 1;
+              break;
+            }
+          }
           if (this.cutStart < 0) this.cutStart = this.base + i;
           this.starts.push(this.base + i);
           this.state = IN_ELEMENT;
@@ -311,6 +324,51 @@ export class GeojsonSplitter {
     if (from >= this.base) return decode(chunk, from - this.base, to - this.base);
     const whole = Buffer.concat([...this.carry, chunk.subarray(0, to - this.base)]);
     return decode(whole, from - this.cutStart, to - this.cutStart);
+  }
+
+  // Parses in one go the whole elements from byte i of the chunk (an element's '{') to the last
+  // one that ends within about BATCH bytes, found by its look: a '}', then ',' and '{' (the next
+  // element) or ']'. JSON.parse proves it: text cut inside a string or a nested value does not
+  // parse, so a run that parses is whole elements, and nothing in it need be scanned byte by
+  // byte. Returns the index of the terminator after the run, or -1 (then the bytes are scanned).
+  private run(i: number): number {
+    const chunk = this.buf;
+    const n = chunk.length;
+    if (i === 0) return -1;
+    let t = -1;
+    let e = -1;
+    // Within BATCH bytes, else (an element larger than that) to the chunk's end.
+    for (const from of i + BATCH < n - 1 ? [i + BATCH, n - 1] : [n - 1]) {
+      e = chunk.lastIndexOf(0x7d, from);
+      for (let tries = 0; e > i && tries < 16; tries++, e = chunk.lastIndexOf(0x7d, e - 1)) {
+        t = e + 1;
+        while (t < n && isSpace(chunk[t]!)) t++;
+        if (chunk[t] === 0x5d) break;
+        let u = t + 1;
+        while (u < n && isSpace(chunk[u]!)) u++;
+        if (chunk[t] === 0x2c && chunk[u] === 0x7b) break;
+        t = -1;
+      }
+      if (t >= 0) break;
+    }
+    if (t < 0 || t >= n) return -1;
+    const before = chunk[i - 1]!;
+    const after = chunk[e + 1]!;
+    chunk[i - 1] = 0x5b;
+    chunk[e + 1] = 0x5d;
+    const text = decode(chunk, i - 1, e + 2);
+    chunk[i - 1] = before;
+    chunk[e + 1] = after;
+    let values: unknown[];
+    try {
+      values = JSON.parse(text) as unknown[];
+    } catch {
+      this.misses++;
+      return -1;
+    }
+    this.out.push({ path: this.path, first: this.index, values, end: this.base + t });
+    this.index += values.length;
+    return t;
   }
 
   // The text of bytes [from, to) between '[' and ']': written over the bytes before and at `to`

@@ -199,6 +199,17 @@ describe('GeojsonSplitter', () => {
       expect(split(bytes, size)).toEqual(expected(t));
   });
 
+  it('gives the same for features larger than a run of parsing, and strings that look like an end', () => {
+    const big = { type: 'Feature', geometry: null, properties: { pad: 'x'.repeat(100_000) } };
+    const look = { type: 'Feature', geometry: null, properties: { s: '"}, {"type": "}]' } };
+    const doc = { type: 'FeatureCollection', features: [look, big, look, big, look, look] };
+    for (const t of [JSON.stringify(doc), JSON.stringify(doc, null, 1)]) {
+      const bytes = bytesOf(t);
+      for (const size of [1000, 70_000, 1 << 18, 1 << 20])
+        expect(split(bytes, size)).toEqual(expected(t));
+    }
+  });
+
   it('reads a feature, a geometry, or a feature whose foreign member is named features, as the document', () => {
     for (const doc of [
       { features: [{ type: 'Feature' }], type: 'Feature', geometry: null, properties: {} },
