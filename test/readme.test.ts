@@ -84,6 +84,34 @@ describe('the README', () => {
     expect(commands.filter((c) => !examples.has(c))).toEqual([]);
   });
 
+  it('the option defaults it states are what each index reports in toJSON().options', () => {
+    const at = README.indexOf('Options are an object:');
+    const text = README.slice(at, README.indexOf('\n\n', at)).replace(/\s+/g, ' ');
+    const bounds = { x: 0, y: 0, width: 1, height: 1 };
+    const made: Record<string, () => { toJSON(): { options: object } }> = {
+      Quadtree: () => new quadkit.Quadtree({ bounds }),
+      GridLooseQuadtree: () => new quadkit.GridLooseQuadtree({ bounds }),
+      PointQuadtree: () => new quadkit.PointQuadtree({ bounds }),
+      StaticQuadtree: () => quadkit.StaticQuadtree.from([{ x: 0, y: 0 }]),
+    };
+    let checked = 0;
+    for (const [, list, name] of text.matchAll(/`\{ ([^`]*) \}` for `(\w+)/g)) {
+      const options = made[name!]!().toJSON().options as Record<string, unknown>;
+      for (const [, key, value] of list!.matchAll(/(\w+) = (\d+)/g)) {
+        expect(options[key!], `${name}'s ${key}`).toBe(Number(value));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(6);
+    // "an empty index, new or cleared, reads 6"
+    const grid = new quadkit.GridLooseQuadtree({ bounds });
+    expect(text).toContain(`new or cleared, reads ${grid.depth}`);
+    grid.load(Array.from({ length: 5000 }, (_, i) => ({ x: (i % 71) / 71, y: i / 5000 })));
+    expect(grid.depth).not.toBe(quadkit.DEFAULT_GRID_DEPTH);
+    grid.clear();
+    expect(grid.depth).toBe(quadkit.DEFAULT_GRID_DEPTH);
+  });
+
   it('is at most 400 lines', () => {
     expect(README.split('\n').length).toBeLessThanOrEqual(400);
   });
