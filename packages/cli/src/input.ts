@@ -195,6 +195,16 @@ async function* readDisk(file: string, options: ReadOptions): AsyncGenerator<Sou
   // A file that cannot be read, or a folder, is named first (a folder opens, then fails on its
   // first read, which the streams below report too late or not at all).
   await (await openToRead(file)).close();
+  // FlatGeobuf files are read by fgb.ts; GeoParquet is written, not read.
+  const ext = extname(file).toLowerCase();
+  if (options.format === undefined && ext === '.fgb') {
+    yield* (await import('./fgb.js')).readFgb(file, options.onBytes);
+    return;
+  }
+  if (options.format === undefined && ext === '.parquet')
+    throw new CliError(
+      `${file}: GeoParquet is written by quadkit index, not read; give GeoJSON, NDJSON, CSV or FlatGeobuf`,
+    );
   const format = options.format ?? (await detectFormat(file));
   // (Column flags on a file that has no columns are a mistake, not something to ignore.)
   const column = options.lon !== undefined ? '--lon' : options.lat !== undefined ? '--lat' : null;

@@ -27,10 +27,13 @@ const EXAMPLES = {
     'quadkit sample',
     'quadkit index cities.csv -o cities.qk',
     'quadkit query cities.qk --bbox 170,-50,-170,-10 --format csv',
-    'quadkit index countries.geojson -o countries.qk',
+    'quadkit index countries.geojson -o countries.fgb',
+    'quadkit index cities.csv -o cities.parquet --zoom 10',
   ],
   query: [
     'quadkit sample',
+    'quadkit index countries.geojson -o countries.fgb',
+    'quadkit query countries.fgb --bbox 5.9,45.8,10.5,47.8 --format ndjson',
     'quadkit query cities.csv --near 2.2945,48.8584 -k 3 --format csv',
     'quadkit query cities.csv --within 135.768,35.0116,50 --format ndjson',
     'quadkit query countries.geojson --point 14.42,50.09 --format ndjson',
@@ -52,6 +55,14 @@ const PRECISION = `
 Numbers: distances are great-circle, in kilometres (distance_km). GeoJSON and
 NDJSON output are exact; CSV output rounds distances to ${READABLE.km} decimals (the metre)
 and longitudes and latitudes to ${READABLE.degrees} decimals (0.1 m), unless --full-precision.
+`;
+
+const FORMATS = `
+Formats: .qk when quadkit queries the file (quickest); .fgb (FlatGeobuf, with
+its packed R-tree) for QGIS, GDAL and web maps reading by HTTP range; .parquet
+(GeoParquet 1.1: WKB geometry, a bbox column, a quadkey column, rows in
+Hilbert order, so that each row group covers a compact region) for DuckDB,
+Sedona or PostGIS.
 `;
 
 const EXIT = `
@@ -104,13 +115,29 @@ Natural Earth countries (public domain).
   inputOptions(
     program
       .command('index')
-      .description('build a static index of a file and save it with its features (FILE.qk)')
-      .argument('<file>', 'GeoJSON, newline-delimited GeoJSON or CSV file (- for standard input)')
-      .requiredOption('-o, --output <file>', 'the index file to write (conventionally .qk)')
-      .addHelpText('after', examples(EXAMPLES.index)),
-  ).action(async (file: string, options) =>
-    (await import('./commands/index.js')).runIndex(file, options, io),
-  );
+      .description(
+        'build a spatial index of a file and save it with its features: .qk, FlatGeobuf or GeoParquet',
+      )
+      .argument(
+        '<file>',
+        'GeoJSON, newline-delimited GeoJSON, CSV or FlatGeobuf file (- for standard input)',
+      )
+      .requiredOption(
+        '-o, --output <file>',
+        'the file to write; its extension picks the format: .fgb FlatGeobuf, .parquet GeoParquet, else a quadkit index (.qk)',
+      )
+      .addOption(
+        new Option('--zoom <z>', 'zoom of the quadkey column of a .parquet output (0-30)')
+          .argParser(zoom)
+          .default(12),
+      )
+      .option('--row-group <rows>', 'rows per row group of a .parquet output', count, 65536)
+      .addHelpText('after', `${examples(EXAMPLES.index)}${FORMATS}`),
+  ).action(async (file: string, options, command: Command) => {
+    if (!options.output.toLowerCase().endsWith('.parquet'))
+      refuse(command, ['--zoom', '--row-group'], 'applies to a .parquet output');
+    return (await import('./commands/index.js')).runIndex(file, options, io);
+  });
 
   inputOptions(
     program
@@ -118,7 +145,7 @@ Natural Earth countries (public domain).
       .description('write the features of a file or index that match one query to stdout')
       .argument(
         '<file>',
-        'a .qk index, or a GeoJSON, newline-delimited GeoJSON or CSV file (- for standard input)',
+        'a .qk index, a FlatGeobuf (.fgb), or a GeoJSON, newline-delimited GeoJSON or CSV file (- for standard input)',
       )
       .option(
         '--bbox <west,south,east,north>',
@@ -139,11 +166,11 @@ Natural Earth countries (public domain).
       .addHelpText('after', `${examples(EXAMPLES.query)}${PRECISION}`),
   ).action((file: string, options, command: Command) => {
     if (options.near === undefined) refuse(command, ['-k', '--max-km'], 'applies only to --near');
-    if (file.endsWith('.qk'))
+    if (file.endsWith('.qk') || file.toLowerCase().endsWith('.fgb'))
       refuse(
         command,
         ['--input-format', '--lon', '--lat'],
-        'does not apply to a .qk index (it holds its features as they were read)',
+        `does not apply to ${file.endsWith('.qk') ? 'a .qk index' : 'a FlatGeobuf file'} (it holds its features as they were read)`,
       );
     refuseFullPrecision(command, options.format);
     return import('./commands/query.js').then((m) => m.runQuery(file, options, io));
@@ -238,6 +265,13 @@ function count(value: string): number {
   if (!Number.isInteger(n) || n < 1)
     throw new InvalidArgumentError(`expected a whole number of at least 1, got "${value}"`);
   return n;
+}
+
+function zoom(value: string): number {
+  const z = decimal(value.trim());
+  if (!Number.isInteger(z) || z < 0 || z > 30)
+    throw new InvalidArgumentError(`expected a whole zoom from 0 to 30, got "${value}"`);
+  return z;
 }
 
 function positive(value: string): number {

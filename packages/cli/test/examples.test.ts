@@ -22,8 +22,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { parquetMetadata } from 'hyparquet';
 import { haversine } from 'quadkit/geo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FgbFile } from '../src/fgb.js';
 import { SAMPLES } from '../src/samples.js';
 import { QkFile } from '../src/store.js';
 import { BIN, lines, quadkit } from './run.js';
@@ -270,6 +272,20 @@ async function checkAnswer(command: string, run: Shell, cwd: string): Promise<vo
     return;
   }
   const output = flag('-o', '--output');
+  if (output?.endsWith('.fgb')) {
+    const fgb = await FgbFile.open(join(cwd, output));
+    await fgb.close();
+    expect(fgb.header.featuresCount).toBeGreaterThan(0);
+    return;
+  }
+  if (output?.endsWith('.parquet')) {
+    const bytes = readFileSync(join(cwd, output));
+    const metadata = parquetMetadata(
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length),
+    );
+    expect(Number(metadata.num_rows)).toBeGreaterThan(0);
+    return;
+  }
   if (output !== undefined) {
     const qk = await QkFile.open(join(cwd, output));
     try {
@@ -310,7 +326,7 @@ async function runOne(command: string, cwd: string): Promise<Shell> {
 }
 
 // The files an example reads (its data files, and what `cat` pipes in), and those it makes.
-const DATA_FILE = /\.(csv|tsv|geojson|json|ndjson|geojsonl|jsonl|qk)$/;
+const DATA_FILE = /\.(csv|tsv|geojson|json|ndjson|geojsonl|jsonl|qk|fgb)$/;
 function filesRead(command: string): string[] {
   const words = command.split(/[\s|]+/);
   return words

@@ -1,11 +1,13 @@
-// quadkit index FILE -o FILE.qk: streams the features, writes their JSON texts to a scratch file
-// as they come with their boxes in a growing Float64Array, then packs a StaticQuadtree over the
-// boxes and writes the .qk file.
+// quadkit index FILE -o FILE.qk|.fgb|.parquet: streams the features, writes their JSON texts to a
+// scratch file as they come with their boxes in a growing Float64Array, then writes the output
+// its extension names: a StaticQuadtree packed over the boxes in a .qk file, a FlatGeobuf file
+// with its packed R-tree (fgb-write.ts), or GeoParquet (parquet.ts).
 import { constants, rmSync } from 'node:fs';
 import { access, open, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { StaticQuadtree } from 'quadkit';
 import { CliError } from '../errors.js';
+import { Columns } from '../gathered.js';
 import { batches, type InputFlags, readWithProgress } from '../input.js';
 import type { Io } from '../io.js';
 import { checkBatch, featureBox } from '../shapes.js';
@@ -16,6 +18,10 @@ import { partialPath, writeQk } from '../store.js';
 /** Options of `quadkit index`. */
 export interface IndexOptions extends InputFlags {
   output: string;
+  /** The zoom of the quadkey column of a GeoParquet output. */
+  zoom: number;
+  /** Rows per row group of a GeoParquet output. */
+  rowGroup: number;
 }
 
 /**
@@ -31,6 +37,8 @@ export async function runIndex(file: string, options: IndexOptions, io: Io): Pro
     throw new CliError(
       '-o -: an index is a binary file, not written to standard output; give -o a file name (out.qk)',
     );
+  // The output's format by its extension: .fgb, .parquet, else a .qk index.
+  const format = extname(options.output).toLowerCase();
   if (file !== STDIN && resolve(options.output) === resolve(file))
     throw new CliError(
       `${options.output}: the output would overwrite the input; choose another -o`,
@@ -57,6 +65,8 @@ export async function runIndex(file: string, options: IndexOptions, io: Io): Pro
     let count = 0;
     let bytes = 0;
     let points = true;
+    const columns = new Columns();
+    const geometryTypes = new Set<string>();
     try {
       const source = readWithProgress(file, options, 'indexing', io);
       for await (const { features, places } of batches(source)) {
@@ -69,6 +79,8 @@ export async function runIndex(file: string, options: IndexOptions, io: Io): Pro
           if (count + 2 > offsets.length) offsets = grow(offsets);
           boxes.set(featureBox(feature, places[i]!), 4 * count);
           if (feature.geometry?.type !== 'Point') points = false;
+          geometryTypes.add(feature.geometry!.type);
+          columns.observe(feature.properties);
           const json = `${JSON.stringify(feature)}\n`;
           text += json;
           bytes += Buffer.byteLength(json);
@@ -80,14 +92,33 @@ export async function runIndex(file: string, options: IndexOptions, io: Io): Pro
     } finally {
       await out.close();
     }
-    const tree = StaticQuadtree.fromBoxes(boxes.subarray(0, 4 * count));
-    await writeQk(
-      options.output,
-      { count, points: points && count > 0, source: file === STDIN ? STDIN_NAME : basename(file) },
-      tree,
-      offsets.subarray(0, count + 1),
+    const gathered = {
+      count,
+      boxes: boxes.subarray(0, 4 * count),
+      offsets: offsets.subarray(0, count + 1),
       featureFile,
-    );
+      columns,
+      geometryTypes,
+    };
+    const partial = partialPath(options.output);
+    if (format === '.fgb') {
+      const { writeFgb } = await import('../fgb-write.js');
+      await writeFgb(options.output, gathered, partial);
+    } else if (format === '.parquet') {
+      const { writeParquet } = await import('../parquet.js');
+      await writeParquet(options.output, gathered, options, partial);
+    } else
+      await writeQk(
+        options.output,
+        {
+          count,
+          points: points && count > 0,
+          source: file === STDIN ? STDIN_NAME : basename(file),
+        },
+        StaticQuadtree.fromBoxes(gathered.boxes),
+        gathered.offsets,
+        featureFile,
+      );
     if (!options.quiet)
       io.stderr.write(
         `quadkit: indexed ${count} features of ${displayName(file)} in ${options.output}\n`,

@@ -1,6 +1,7 @@
-// quadkit query FILE|FILE.qk: one query, the matching features to stdout.
-// On a .qk file the packed tree gives the candidates and only they are read from disk; on a
-// data file the features stream past an exact test, so no file has to fit in memory.
+// quadkit query FILE|FILE.qk|FILE.fgb: one query, the matching features to stdout.
+// On a .qk file the packed tree gives the candidates and only they are read from disk; so does
+// a FlatGeobuf file's R-tree for --bbox and --point; on a data file (and for --near on a
+// FlatGeobuf file) the features stream past an exact test, so no file has to fit in memory.
 import { geoSearchBox } from 'quadkit/geo';
 import { CliError } from '../errors.js';
 import { batches, type Feature, type InputFlags, readWithProgress } from '../input.js';
@@ -44,6 +45,8 @@ export async function runQuery(file: string, options: QueryOptions, io: Io): Pro
   });
   const write = (feature: Feature) => writer.write(feature);
   if (file.endsWith('.qk')) await queryIndex(file, query, write);
+  else if (file.toLowerCase().endsWith('.fgb') && query.kind !== 'near')
+    await queryFgb(file, query, write);
   else await queryStream(file, query, options, io, write);
   await writer.end();
 }
@@ -118,6 +121,36 @@ async function queryIndex(file: string, query: Query, write: Write): Promise<voi
     for (const i of matching(batch, query)) await write(features[i]!);
   } finally {
     await qk.close();
+  }
+}
+
+// A FlatGeobuf file: candidates from its R-tree (a box crossing 180° searched as two), then the
+// exact test.
+async function queryFgb(file: string, query: Exclude<Query, { kind: 'near' }>, write: Write) {
+  const { FgbFile } = await import('../fgb.js');
+  const fgb = await FgbFile.open(file);
+  try {
+    const boxes =
+      query.kind === 'point'
+        ? [[query.lon, query.lat, query.lon, query.lat]]
+        : query.west <= query.east
+          ? [[query.west, query.south, query.east, query.north]]
+          : [
+              [query.west, query.south, 180, query.north],
+              [-180, query.south, query.east, query.north],
+            ];
+    const seen = new Set<string>();
+    for (const [minX, minY, maxX, maxY] of boxes as [number, number, number, number][]) {
+      const found = await fgb.search(minX, minY, maxX, maxY);
+      // (A feature found by both halves of a box is written once.)
+      const keep = found.places.map((place) => !seen.has(place) && seen.add(place) !== null);
+      const features = found.features.filter((_, i) => keep[i]);
+      const places = found.places.filter((_, i) => keep[i]);
+      const batch = checkBatch(features, places);
+      for (const i of matching(batch, query)) await write(features[i]!);
+    }
+  } finally {
+    await fgb.close();
   }
 }
 

@@ -1,0 +1,344 @@
+// Reads FlatGeobuf files (https://flatgeobuf.org): whole, as a stream of features for the
+// commands that go through every feature, or by a box through the file's packed R-tree, reading
+// only the header, the tree's nodes on the way down and the features found. The `flatgeobuf`
+// package decodes the header and each feature; the reads by range are made here from a file
+// handle (its own range reader speaks HTTP, logs to the console and yields features out of order).
+import type { FileHandle } from 'node:fs/promises';
+import * as flatbuffers from 'flatbuffers';
+import { Feature as FgbFeature } from 'flatgeobuf/lib/mjs/flat-geobuf/feature.js';
+import { parseProperties } from 'flatgeobuf/lib/mjs/generic/feature.js';
+import { fromGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js';
+import { fromByteBuffer, type HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.js';
+import { calcTreeSize, generateLevelBounds } from 'flatgeobuf/lib/mjs/packedrtree.js';
+import { CliError, openToRead } from './errors.js';
+import { FGB_MAGIC, FGB_NODE_BYTES } from './fgb-write.js';
+import type { Feature, Sourced } from './input.js';
+
+/** Bytes read at once when going through the features. */
+const BLOCK = 4 << 20;
+
+/** A gap between two features found by a box that is read through rather than skipped. */
+const GAP = 64 << 10;
+
+/** The layout of a FlatGeobuf file, from its header and size. */
+interface Layout {
+  header: HeaderMeta;
+  /** Where the tree starts (after magic and header). */
+  treeAt: number;
+  /** Where the features start. */
+  featuresAt: number;
+  size: number;
+}
+
+/**
+ * An open FlatGeobuf file, for queries by box through its index. Counts the bytes it reads.
+ */
+export class FgbFile {
+  /** Bytes read from the file so far. */
+  bytesRead = 0;
+
+  private constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+    private readonly layout: Layout,
+  ) {}
+
+  /** The file's header, as the `flatgeobuf` package reads it. */
+  get header(): HeaderMeta {
+    return this.layout.header;
+  }
+
+  /**
+   * Opens a FlatGeobuf file: checks its magic bytes, header and that it is as long as its index
+   * and its last feature say, reading only those.
+   * @param path - the file.
+   */
+  static async open(path: string): Promise<FgbFile> {
+    const handle = await openToRead(path);
+    const file = new FgbFile(path, handle, null as never);
+    try {
+      const { size } = await handle.stat();
+      const layout = await readLayout(path, size, (at, length) => file.read(at, length));
+      Object.assign(file, { layout });
+      if (layout.header.featuresCount > 0 && layout.header.indexNodeSize === 0)
+        throw new CliError(
+          `${path}: the FlatGeobuf file has no spatial index; write one with quadkit index ${path} -o indexed.fgb (or ogr2ogr -lco SPATIAL_INDEX=YES)`,
+        );
+      await file.checkLastFeature();
+      return file;
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
+  }
+
+  // Reads bytes [at, at + length), fewer at the end of the file.
+  private async read(at: number, length: number): Promise<Uint8Array> {
+    const bytes = new Uint8Array(length);
+    const { bytesRead } = await this.handle.read(bytes, 0, length, at);
+    this.bytesRead += bytesRead;
+    return bytes.subarray(0, bytesRead);
+  }
+
+  // The last leaf's feature must end where the file ends: a file cut in its features is found
+  // before any answer is written.
+  private async checkLastFeature(): Promise<void> {
+    const { header, treeAt, featuresAt, size } = this.layout;
+    const count = header.featuresCount;
+    if (count === 0) return;
+    const last = calcTreeSize(count, header.indexNodeSize) / FGB_NODE_BYTES - 1;
+    const node = await this.read(treeAt + last * FGB_NODE_BYTES, FGB_NODE_BYTES);
+    const offset = Number(new DataView(node.buffer).getBigUint64(32, true));
+    const prefix = await this.read(featuresAt + offset, 4);
+    const end = prefix.length < 4 ? Number.NaN : featuresAt + offset + 4 + readUint32(prefix, 0);
+    if (end !== size)
+      throw cut(this.path, `in feature ${count - 1} (byte ${featuresAt + offset})`, size);
+  }
+
+  /**
+   * The features whose boxes meet the box, with their positions in the file, in file order.
+   * @param minX - west; then south, east, north (west <= east).
+   */
+  async search(
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+  ): Promise<{ features: Feature[]; places: string[] }> {
+    const found = await this.searchTree(minX, minY, maxX, maxY);
+    return this.readFound(found);
+  }
+
+  // The tree walked down level by level: the nodes a level needs are read in runs of
+  // consecutive nodes, and the leaves found give the byte ranges of their features.
+  private async searchTree(
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+  ): Promise<{ index: number; start: number; end: number }[]> {
+    const { header, treeAt, featuresAt, size } = this.layout;
+    const count = header.featuresCount;
+    if (count === 0) return [];
+    const levels = generateLevelBounds(count, header.indexNodeSize);
+    const leafStart = levels[0]![0];
+    let wanted: number[] = [0];
+    const found: { index: number; start: number; end: number }[] = [];
+    for (let l = levels.length - 1; l >= 0; l--) {
+      const levelEnd = levels[l]![1];
+      const next: number[] = [];
+      for (let r = 0; r < wanted.length; ) {
+        // A run of nodes [first, last): those wanted that are near one another.
+        let e = r + 1;
+        while (e < wanted.length && wanted[e]! - wanted[e - 1]! <= header.indexNodeSize) e++;
+        const first = wanted[r]!;
+        // (A leaf's feature ends where the next leaf's begins: one node more is read.)
+        const last = Math.min(wanted[e - 1]! + 1 + (l === 0 ? 1 : 0), levelEnd);
+        const bytes = await this.read(
+          treeAt + first * FGB_NODE_BYTES,
+          (last - first) * FGB_NODE_BYTES,
+        );
+        if (bytes.length < (last - first) * FGB_NODE_BYTES)
+          throw cut(this.path, `in its index (byte ${treeAt + first * FGB_NODE_BYTES})`, size);
+        const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        for (let k = r; k < e; k++) {
+          const n = wanted[k]!;
+          const o = (n - first) * FGB_NODE_BYTES;
+          if (
+            view.getFloat64(o, true) > maxX ||
+            view.getFloat64(o + 8, true) > maxY ||
+            view.getFloat64(o + 16, true) < minX ||
+            view.getFloat64(o + 24, true) < minY
+          )
+            continue;
+          const offset = Number(view.getBigUint64(o + 32, true));
+          if (l > 0) {
+            const childEnd = Math.min(offset + header.indexNodeSize, levels[l - 1]![1]);
+            for (let c = offset; c < childEnd; c++) next.push(c);
+            continue;
+          }
+          const end =
+            n + 1 < levelEnd
+              ? Number(view.getBigUint64(o + FGB_NODE_BYTES + 32, true))
+              : size - featuresAt;
+          found.push({ index: n - leafStart, start: offset, end });
+        }
+        r = e;
+      }
+      wanted = next;
+    }
+    return found;
+  }
+
+  // The features found, read in runs of near ones (up to BLOCK bytes each).
+  private async readFound(
+    found: { index: number; start: number; end: number }[],
+  ): Promise<{ features: Feature[]; places: string[] }> {
+    const { header, featuresAt, size } = this.layout;
+    found.sort((a, b) => a.start - b.start);
+    const features: Feature[] = [];
+    const places: string[] = [];
+    for (let r = 0; r < found.length; ) {
+      let e = r + 1;
+      while (
+        e < found.length &&
+        found[e]!.start - found[e - 1]!.end <= GAP &&
+        found[e]!.end - found[r]!.start <= BLOCK
+      )
+        e++;
+      const from = found[r]!.start;
+      const bytes = await this.read(featuresAt + from, found[e - 1]!.end - from);
+      for (let k = r; k < e; k++) {
+        const { index, start, end } = found[k]!;
+        const where = `${this.path}: feature ${index} (byte ${featuresAt + start})`;
+        if (end - from > bytes.length || end <= start + 4)
+          throw cut(this.path, `in feature ${index} (byte ${featuresAt + start})`, size);
+        features.push(decode(bytes, start - from, end - start, header, where));
+        places.push(where);
+      }
+      r = e;
+    }
+    return { features, places };
+  }
+
+  /** Closes the file. */
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+}
+
+/**
+ * The features of a FlatGeobuf file, in file order, in runs (one a block of the file): the
+ * index is skipped, the features read a few megabytes at a time.
+ * @param file - the file's path.
+ * @param onBytes - hears how far into the file the features given out reach.
+ */
+export async function* readFgb(
+  file: string,
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<Sourced[]> {
+  const handle = await openToRead(file);
+  try {
+    const read = async (at: number, length: number) => {
+      const bytes = new Uint8Array(length);
+      const { bytesRead } = await handle.read(bytes, 0, length, at);
+      return bytes.subarray(0, bytesRead);
+    };
+    const { size } = await handle.stat();
+    const { header, featuresAt } = await readLayout(file, size, read);
+    let at = featuresAt;
+    let n = 0;
+    let block = new Uint8Array(0);
+    let from = 0;
+    while (at < size) {
+      // The block from `at`: the rest of the last one, then fresh bytes.
+      const rest = block.subarray(at - from);
+      const fresh = await read(at + rest.length, Math.max(BLOCK, 2 * rest.length) - rest.length);
+      const bytes = new Uint8Array(rest.length + fresh.length);
+      bytes.set(rest);
+      bytes.set(fresh, rest.length);
+      block = bytes;
+      from = at;
+      const run: Sourced[] = [];
+      let o = 0;
+      for (;;) {
+        if (o + 4 > bytes.length) break;
+        const length = readUint32(bytes, o);
+        if (o + 4 + length > bytes.length) break;
+        const where = `${file}: feature ${n} (byte ${from + o})`;
+        if (length === 0) throw new CliError(`${where}: a feature of length 0 (a damaged file)`);
+        run.push({ feature: decode(bytes, o, length + 4, header, where), where });
+        o += 4 + length;
+        n++;
+      }
+      if (run.length === 0 && from + bytes.length >= size)
+        throw cut(file, `in feature ${n} (byte ${from + o})`, size);
+      at = from + o;
+      yield run;
+      onBytes?.(at);
+    }
+    if (n !== header.featuresCount)
+      throw cut(file, `after feature ${n - 1}: its header counts ${header.featuresCount}`, size);
+  } finally {
+    await handle.close();
+  }
+}
+
+// The magic bytes, header and index extent of a file, checked against its size.
+async function readLayout(
+  file: string,
+  size: number,
+  read: (at: number, length: number) => Promise<Uint8Array>,
+): Promise<Layout> {
+  const head = await read(0, 12);
+  if (head.length < 12 || !FGB_MAGIC.subarray(0, 3).equals(head.subarray(0, 3)))
+    throw new CliError(
+      `${file}: not a FlatGeobuf file (it does not start with the bytes "fgb"${head.length < 12 ? ', and is shorter than a header' : ''})`,
+    );
+  if (head[3] !== 3)
+    throw new CliError(
+      `${file}: FlatGeobuf version ${head[3]}, this command reads version 3 (convert it with ogr2ogr)`,
+    );
+  const headerLength = readUint32(head, 8);
+  const sized = await read(8, 4 + headerLength);
+  if (sized.length < 4 + headerLength) throw cut(file, 'in its header (byte 12)', size);
+  let header: HeaderMeta;
+  try {
+    header = fromByteBuffer(new flatbuffers.ByteBuffer(sized));
+  } catch (e) {
+    throw new CliError(`${file}: a damaged FlatGeobuf header (${(e as Error).message})`);
+  }
+  const crs = header.crs;
+  if (crs !== null && crs.code !== 0 && crs.code !== 4326)
+    throw new CliError(
+      `${file}: coordinates in ${crs.org ?? 'EPSG'}:${crs.code}; quadkit reads longitude/latitude (EPSG:4326): reproject first, e.g. ogr2ogr -t_srs EPSG:4326 out.fgb ${file}`,
+    );
+  const treeAt = 12 + headerLength;
+  const treeBytes =
+    header.indexNodeSize > 0 && header.featuresCount > 0
+      ? calcTreeSize(header.featuresCount, header.indexNodeSize)
+      : 0;
+  const featuresAt = treeAt + treeBytes;
+  if (size < featuresAt) throw cut(file, `in its index (which ends at byte ${featuresAt})`, size);
+  return { header, treeAt, featuresAt, size };
+}
+
+// Feature bytes [o, o + length) of `bytes` (with their size prefix) as a GeoJSON feature.
+function decode(
+  bytes: Uint8Array,
+  o: number,
+  length: number,
+  header: HeaderMeta,
+  where: string,
+): Feature {
+  try {
+    // (The coordinates are read as a Float64Array over the bytes: they must start at a multiple
+    // of 8, as they do in a file whose features start at one; else a copy.)
+    const aligned = (bytes.byteOffset + o) % 8 === 0;
+    const bb = new flatbuffers.ByteBuffer(
+      aligned ? bytes.subarray(o, o + length) : bytes.slice(o, o + length),
+    );
+    const feature = FgbFeature.getSizePrefixedRootAsFeature(bb);
+    const geometry = feature.geometry();
+    if (geometry === null) throw new Error('no geometry');
+    return {
+      type: 'Feature',
+      geometry: fromGeometry(geometry, header.geometryType) as Feature['geometry'],
+      properties: parseProperties(feature, header.columns),
+    };
+  } catch (e) {
+    throw new CliError(`${where}: a damaged feature (${(e as Error).message})`);
+  }
+}
+
+function readUint32(bytes: Uint8Array, at: number): number {
+  return (
+    (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0
+  );
+}
+
+function cut(file: string, where: string, size: number): CliError {
+  return new CliError(
+    `${file}: a FlatGeobuf file cut short ${where}; the file ends at byte ${size} (copy or download it again)`,
+  );
+}
