@@ -237,3 +237,142 @@ export function cityPoints() {
   });
   return out;
 }
+
+// --- Query sets of the cold and warm tables (bench/workloads/cold.js) ---
+
+/** `n` query points uniform over `world` ({ x, y, width, height }): Float64Array [x, y] * n. */
+export function queryPoints(n, world, seed) {
+  const rnd = mulberry32(seed);
+  const out = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    out[2 * i] = world.x + rnd() * world.width;
+    out[2 * i + 1] = world.y + rnd() * world.height;
+  }
+  return out;
+}
+
+/**
+ * `n` segments from points uniform over `world`, each in a random direction and up to a twentieth
+ * of the world's width long (the segments of the doors table): Float64Array [x1, y1, x2, y2] * n.
+ */
+export function querySegments(n, world, seed) {
+  const rnd = mulberry32(seed);
+  const out = new Float64Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    const x = world.x + rnd() * world.width;
+    const y = world.y + rnd() * world.height;
+    const angle = rnd() * 2 * Math.PI;
+    const len = (rnd() * world.width) / 20;
+    out.set([x, y, x + len * Math.cos(angle), y + len * Math.sin(angle)], 4 * i);
+  }
+  return out;
+}
+
+/**
+ * `n` points at the centres of random items, so that a point query finds something: `mm` holds
+ * each item's box as [minX, minY, maxX, maxY]. Returns Float64Array [x, y] * n.
+ */
+export function itemCentres(mm, n, seed) {
+  const rnd = mulberry32(seed);
+  const items = mm.length / 4;
+  const out = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const j = Math.floor(rnd() * items);
+    out[2 * i] = (mm[4 * j] + mm[4 * j + 2]) / 2;
+    out[2 * i + 1] = (mm[4 * j + 1] + mm[4 * j + 3]) / 2;
+  }
+  return out;
+}
+
+/**
+ * `n` lon/lat query points within `spread`/2 degrees of random points of `pts` ([lon, lat] * m),
+ * latitude clamped to ±90 (the great-circle table's queries: real neighbourhoods).
+ */
+export function nearPoints(pts, n, { seed, spread = 6 }) {
+  const rnd = mulberry32(seed);
+  const m = pts.length / 2;
+  const out = new Float64Array(2 * n);
+  for (let q = 0; q < n; q++) {
+    const c = Math.floor(rnd() * m);
+    out[2 * q] = pts[2 * c] + (rnd() - 0.5) * spread;
+    out[2 * q + 1] = Math.max(-90, Math.min(90, pts[2 * c + 1] + (rnd() - 0.5) * spread));
+  }
+  return out;
+}
+
+/** GeoJSON Point features of lon/lat pairs ([lon, lat] * n), each with its index as property `i`. */
+export function pointFeatures(coords) {
+  const n = coords.length / 2;
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    out[i] = {
+      type: 'Feature',
+      properties: { i },
+      geometry: { type: 'Point', coordinates: [coords[2 * i], coords[2 * i + 1]] },
+    };
+  }
+  return out;
+}
+
+/**
+ * `n` graph nodes `{ index, x, y, vx, vy }` uniform in a disc of radius 10 √n (the density of
+ * d3-force's initial placement), from a seeded generator.
+ */
+export function forceNodes(n, seed) {
+  const rnd = mulberry32(seed);
+  const radius = 10 * Math.sqrt(n);
+  const nodes = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = radius * Math.sqrt(rnd());
+    const a = 2 * Math.PI * rnd();
+    nodes[i] = { index: i, x: r * Math.cos(a), y: r * Math.sin(a), vx: 0, vy: 0 };
+  }
+  return nodes;
+}
+
+/**
+ * `n` map views of a 1024×768 screen of Web Mercator tiles: each centred near a random point of
+ * `pts` ([lon, lat] * m), at a zoom from 2 to 14, as [west, south, east, north, zoom] * n (the
+ * box clamped to lon ±180, lat ±85).
+ */
+export function mapViews(pts, n, seed) {
+  const rnd = mulberry32(seed);
+  const m = pts.length / 2;
+  const out = new Float64Array(5 * n);
+  for (let i = 0; i < n; i++) {
+    const c = Math.floor(rnd() * m);
+    const zoom = 2 + Math.floor(rnd() * 13);
+    // Degrees of longitude per pixel at this zoom; latitude per pixel shrinks by cos(lat).
+    const perPx = 360 / (256 * 2 ** zoom);
+    const lon = pts[2 * c];
+    const lat = Math.max(-85, Math.min(85, pts[2 * c + 1]));
+    const halfW = 512 * perPx;
+    const halfH = 384 * perPx * Math.cos((lat * Math.PI) / 180);
+    out.set(
+      [
+        Math.max(-180, lon - halfW),
+        Math.max(-85, lat - halfH),
+        Math.min(180, lon + halfW),
+        Math.min(85, lat + halfH),
+        zoom,
+      ],
+      5 * i,
+    );
+  }
+  return out;
+}
+
+/**
+ * The user's objects of n items with boxes `mm` ([minX, minY, maxX, maxY] * n): `{ x, y, width,
+ * height }`, or `{ x, y }` for points (the objects of static-objects.js's makeObjects, here for the
+ * cold tables' child processes, which must load no library but the one they measure).
+ */
+export function itemObjects(mm, n, points) {
+  const objects = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = mm[4 * i];
+    const y = mm[4 * i + 1];
+    objects[i] = points ? { x, y } : { x, y, width: mm[4 * i + 2] - x, height: mm[4 * i + 3] - y };
+  }
+  return objects;
+}

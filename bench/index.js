@@ -8,7 +8,8 @@
 //   node bench/readme.js           the README's performance tables from latest.json (npm run bench:readme)
 //   node bench/index.js frame      only the workloads whose id contains "frame"
 //   (ids: insert, load, query, frame, dynamic, depth, static, doors, memory, mesh, raycast, force,
-//   cluster, geo, batch)
+//   cluster, geo, batch, cold)
+//   node bench/index.js cold       the cold and warm tables only (about 8 minutes)
 //
 // A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
 // and each part gets a table of its own (dynamic: one per N).
@@ -22,6 +23,7 @@ import { medianResult } from './median.js';
 import { renderTargets, renderWorkload } from './render.js';
 import * as batch from './workloads/batch.js';
 import * as cluster from './workloads/cluster.js';
+import * as cold from './workloads/cold.js';
 import * as depth from './workloads/depth.js';
 import * as doors from './workloads/doors.js';
 import * as dynamic from './workloads/dynamic.js';
@@ -54,6 +56,7 @@ const WORKLOADS = [
   cluster,
   geo,
   batch,
+  cold,
 ];
 
 async function main() {

@@ -19,6 +19,8 @@ import {
   OBJECT_DOOR,
   TYPED_DOOR,
 } from './names.js';
+import { coldGoalCell, coldPeerCell, coldSpeedup } from './render.js';
+import { goalOf, JOBS, ROWS } from './workloads/cold-jobs.js';
 
 // --- Numbers as the README prints them ---
 
@@ -81,12 +83,46 @@ function reader(json) {
 // --- The tables, in README order ---
 
 /**
+ * The rows of the cold and warm tables, one table per job in the order of bench/workloads/cold-jobs.js:
+ * door, fastest peer, quadkit and peer cold, speed-up, quadkit and peer warm, speed-up, goal. A
+ * run without them (a run from before the cold workload) gives each row with its peers and goal
+ * and a dash in every measured cell.
+ * @param json - the parsed bench/results/latest.json.
+ */
+export function coldRows(json) {
+  const out = [];
+  const ms = (x) => (typeof x === 'number' ? f3(x) : '—');
+  const speedup = (x) => (x === null ? '—' : `${fixed(x, 2)}×`);
+  for (const job of JOBS) {
+    const result = json.results.find((r) => r.id === `cold-${job.id}`);
+    for (const spec of ROWS[job.id]) {
+      if (!result) {
+        const peers = [...new Set(spec.peers.map((p) => p.lib))].join(' / ');
+        out.push(
+          `| ${spec.label} | ${peers} | — | — | — | — | — | — | ≥ ${goalOf(spec).factor}× |`,
+        );
+        continue;
+      }
+      const row = result.rows.find((r) => r.name === spec.label);
+      if (!row) throw new Error(`bench/readme.js: no row "${spec.label}" in cold-${job.id}`);
+      const v = row.values;
+      out.push(
+        `| ${spec.label} | ${coldPeerCell(row)} | ${ms(v.qkCold)} | ${ms(v.peerCold)} | ` +
+          `${speedup(coldSpeedup(row, 'Cold'))} | ${ms(v.qkWarm)} | ${ms(v.peerWarm)} | ` +
+          `${speedup(coldSpeedup(row, 'Warm'))} | ${coldGoalCell(row)} |`,
+      );
+    }
+  }
+  return out;
+}
+
+/**
  * Every table row of the README's Performance section, in order, from a run's latest.json.
  * @param json - the parsed bench/results/latest.json.
  */
 export function readmeRows(json) {
   const V = reader(json);
-  const out = [];
+  const out = coldRows(json);
   const P = (s) => out.push(s);
 
   // Dynamic rectangles: inserts and removes, windows over 1M inserted boxes.

@@ -65,7 +65,81 @@ function ratioCell(row, metric, best) {
     : `${r.toFixed(2)} (${(1 / speedup).toFixed(1)}× slower)`;
 }
 
+// --- Cold and warm tables (bench/workloads/cold.js) ---
+
+/** Quadkit's speed-up over the peer in one column of a cold row (peer ms / quadkit ms), or null. */
+export function coldSpeedup(row, col) {
+  const q = row.values[`qk${col}`];
+  const p = row.values[`peer${col}`];
+  return typeof q === 'number' && typeof p === 'number' && q > 0 ? p / q : null;
+}
+
+/** The verdict of a cold row's goal in one column: '✅', '❌', or '—' when not measured. */
+export function coldVerdict(row, col) {
+  const x = coldSpeedup(row, col);
+  if (x === null) return '—';
+  return x >= row.goal.factor ? '✅' : '❌';
+}
+
+/** A cold row's goal cell: `≥ 1.2×: cold ✅, warm ❌`. */
+export function coldGoalCell(row) {
+  return `≥ ${row.goal.factor}×: cold ${coldVerdict(row, 'Cold')}, warm ${coldVerdict(row, 'Warm')}`;
+}
+
+/** The peer cell of a cold row: the fastest peer, or the cold and warm ones when they differ. */
+export function coldPeerCell(row) {
+  const { cold, warm } = row.peer;
+  if (cold === null && warm === null) return row.candidates.join(' / ');
+  return cold === warm || warm === null ? cold : `${cold} (cold), ${warm} (warm)`;
+}
+
+const speedupCell = (x) => (x === null ? '—' : `${x.toFixed(2)}×`);
+
+function renderCold(w) {
+  const head = [
+    'Door',
+    'Fastest peer',
+    'quadkit cold (ms)',
+    'peer cold (ms)',
+    'cold speed-up',
+    'quadkit warm (ms)',
+    'peer warm (ms)',
+    'warm speed-up',
+    'Goal',
+  ];
+  const ms = (v) => (typeof v === 'number' ? fmtMs(v) : '—');
+  const lines = [
+    `## ${w.title}`,
+    '',
+    w.setup,
+    '',
+    `| ${head.join(' | ')} |`,
+    `|${head.map((_, i) => (i < 2 ? ' --- ' : i === 8 ? ' --- ' : ' ---: ')).join('|')}|`,
+  ];
+  for (const row of w.rows) {
+    const v = row.values;
+    const cells = [
+      row.name,
+      coldPeerCell(row),
+      ms(v.qkCold),
+      ms(v.peerCold),
+      speedupCell(coldSpeedup(row, 'Cold')),
+      ms(v.qkWarm),
+      ms(v.peerWarm),
+      speedupCell(coldSpeedup(row, 'Warm')),
+      coldGoalCell(row),
+    ];
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  for (const warning of w.warnings ?? []) lines.push(`| ⚠️ **WARNING**: ${warning} |`);
+  lines.push('');
+  for (const note of w.notes ?? []) lines.push(`- ${note}`);
+  if (w.notes?.length) lines.push('');
+  return lines.join('\n');
+}
+
 export function renderWorkload(w) {
+  if (w.layout === 'cold') return renderCold(w);
   const head = ['Library'];
   for (const m of w.metrics) {
     head.push(m.label + (m.unit && m.unit !== 'ms' ? '' : ' (ms)'));
@@ -108,6 +182,33 @@ function margin(ratio) {
   return Math.abs(ratio - 1) < MARGIN
     ? ` (within ${MARGIN * 100}% of the target: may read the other way in the next run)`
     : '';
+}
+
+// The targets table's lines of the cold and warm tables: one per row, judged cold and warm.
+function coldTargetLines(results) {
+  const lines = [];
+  for (const w of results) {
+    if (w.layout !== 'cold') continue;
+    const table = w.title.replace(/^Cold and warm: /, '');
+    for (const row of w.rows) {
+      const cold = coldSpeedup(row, 'Cold');
+      const warm = coldSpeedup(row, 'Warm');
+      if (cold === null || warm === null) {
+        lines.push(
+          `| cold and warm, ${table}: ${row.name}: ${row.goal.text} | — | — | not measured |`,
+        );
+        continue;
+      }
+      const met = cold >= row.goal.factor && warm >= row.goal.factor;
+      const status = met
+        ? '✅ met'
+        : `❌ not met (${[cold < row.goal.factor ? 'cold' : '', warm < row.goal.factor ? 'warm' : ''].filter(Boolean).join(', ')})`;
+      lines.push(
+        `| cold and warm, ${table}: ${row.name}: ${row.goal.text} | quadkit | cold ${cold.toFixed(2)}×, warm ${warm.toFixed(2)}× vs ${coldPeerCell(row)} | ${status}${margin(Math.min(cold, warm) / row.goal.factor)} |`,
+      );
+    }
+  }
+  return lines;
 }
 
 export function renderTargets(results) {
@@ -185,6 +286,7 @@ export function renderTargets(results) {
       lines.push(`| ${t.text} | ${r.name} | ${measured} | ${status} |`);
     }
   }
+  lines.push(...coldTargetLines(results));
   if (!lines.length) return '';
   return [
     '## Speed-up targets',

@@ -250,3 +250,15 @@ export const TARGETS = [
     text: `batch kNN (k = ${metric === 'knn1' ? 1 : 10}) ≥ 1.7x single-thread`,
   })),
 ];
+
+/**
+ * The goals of the cold and warm tables (bench/workloads/cold.js; each row names one): quadkit's
+ * speed-up over the row's fastest peer (the peer's time over quadkit's), judged cold and warm.
+ */
+export const COLD_GOALS = {
+  smallWindows: { factor: 1.2, text: 'small windows ≥ 1.2× the fastest of flatbush and kdbush' },
+  nearest: { factor: 1, text: 'nearest at least as fast as the fastest peer' },
+  fromObjects: { factor: 1.5, text: 'StaticQuadtree.from(objects) ≥ 1.5× flatbush' },
+  greatCircle: { factor: 1.5, text: 'great-circle queries ≥ 1.5× geokdbush' },
+  other: { factor: 1, text: 'at least as fast as the fastest peer' },
+};
