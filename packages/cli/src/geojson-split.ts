@@ -18,6 +18,18 @@ export interface Split {
   values: unknown[];
   /** The byte offset just after the last of them. */
   end: number;
+  /**
+   * In raw mode (elements not parsed, `values` empty): the elements' bytes, element k from
+   * `starts[k]` (its first byte) to `ends[k]` (its terminator, ',' or ']'), both in `bytes`.
+   */
+  raw?: RawElements;
+}
+
+/** Elements of an array as bytes, not parsed (see {@link Split}). */
+export interface RawElements {
+  bytes: Uint8Array;
+  starts: number[];
+  ends: number[];
 }
 
 /** What is known of the top-level object's `type` before the scan (from an earlier pass). */
@@ -104,6 +116,7 @@ export class GeojsonSplitter {
   constructor(
     private readonly file: string,
     private readonly known: KnownType | null = null,
+    private readonly raw = false,
   ) {}
 
   /**
@@ -235,7 +248,7 @@ export class GeojsonSplitter {
           }
           if (c === 0x2c || c === 0x5d || c === 0x7d)
             this.fail(i, `not valid JSON: expected ${this.name(this.index)}, got ${shown(c)}`);
-          if (c === 0x7b && this.misses < MISSES) {
+          if (c === 0x7b && this.misses < MISSES && !this.raw) {
             if (this.ends.length > 0) this.flush();
             const t = this.cutStart < 0 ? this.run(i) : -1;
             if (t >= 0) {
@@ -389,13 +402,47 @@ export class GeojsonSplitter {
     return decode(whole, from - this.cutStart, to + 2 - this.cutStart);
   }
 
-  // Parses the whole elements not yet parsed, in one call (or one by one, to name a bad one).
+  // Gives out the whole elements not yet given: parsed (see values), or as bytes in raw mode.
   private flush(): void {
     const { starts, ends } = this;
     const count = ends.length;
     const first = this.index - count;
-    const from = starts[0]!;
     const to = ends[ends.length - 1]!;
+    if (this.raw) this.out.push(this.rawRun(first, count));
+    else this.out.push({ path: this.path, first, values: this.values(first, count), end: to });
+    // An element begun and not ended stays, carried from its start.
+    const open = starts.length > ends.length ? starts[starts.length - 1]! : -1;
+    this.starts = open < 0 ? [] : [open];
+    this.ends = [];
+    this.carry = [];
+    this.cutStart = open;
+  }
+
+  // The whole elements not yet parsed as bytes (raw mode): positions made relative to the bytes.
+  private rawRun(first: number, count: number): Split {
+    const { starts, ends } = this;
+    const to = ends[count - 1]!;
+    let bytes = this.buf;
+    let origin = this.base;
+    if (starts[0]! < this.base) {
+      bytes = Buffer.concat([...this.carry, this.buf.subarray(0, to + 1 - this.base)]);
+      origin = this.cutStart;
+    }
+    const s = new Array<number>(count);
+    const e = new Array<number>(count);
+    for (let j = 0; j < count; j++) {
+      s[j] = starts[j]! - origin;
+      e[j] = ends[j]! - origin;
+    }
+    return { path: this.path, first, values: [], end: to, raw: { bytes, starts: s, ends: e } };
+  }
+
+  // The values of the whole elements not yet parsed, in one call (or one by one, to name a bad
+  // one).
+  private values(first: number, count: number): unknown[] {
+    const { starts, ends } = this;
+    const from = starts[0]!;
+    const to = ends[count - 1]!;
     let values: unknown[] | null = null;
     try {
       const all = JSON.parse(this.bracketed(from, to)) as unknown[];
@@ -408,13 +455,7 @@ export class GeojsonSplitter {
       for (let j = 0; j < count; j++)
         values.push(this.parse(starts[j]!, ends[j]!, this.name(first + j)));
     }
-    this.out.push({ path: this.path, first, values, end: to });
-    // An element begun and not ended stays, carried from its start.
-    const open = starts.length > ends.length ? starts[starts.length - 1]! : -1;
-    this.starts = open < 0 ? [] : [open];
-    this.ends = [];
-    this.carry = [];
-    this.cutStart = open;
+    return values;
   }
 
   private parse(from: number, to: number, what: string): unknown {
@@ -492,13 +533,18 @@ function shown(c: number): string {
  * `features` array (or of a top-level array), else the whole document as one value.
  * @param file - the file's path.
  * @param chunk - the size of a read (default 256 KiB).
+ * @param raw - the array's elements as bytes (`raw`), not parsed (the document still is).
  */
-export async function* splitGeojson(file: string, chunk = CHUNK): AsyncGenerator<Split> {
+export async function* splitGeojson(
+  file: string,
+  chunk = CHUNK,
+  raw = false,
+): AsyncGenerator<Split> {
   const handle = await openToRead(file);
   try {
     let known: KnownType | null = null;
     for (;;) {
-      const splitter = new GeojsonSplitter(file, known);
+      const splitter = new GeojsonSplitter(file, known, raw);
       for await (const bytes of chunksOf(handle, chunk))
         for (const split of splitter.push(bytes)) yield split;
       for (const split of splitter.end()) yield split;
