@@ -100,12 +100,19 @@ describe('quadkit index -o FILE.fgb', () => {
     writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features }));
     const out = join(dir, 'typed.fgb');
     expect((await quadkit(['index', file, '-o', out, '-q'])).code).toBe(0);
-    const read = await packageRead(out);
-    expect(sorted(read)).toEqual(
-      sorted(
-        features.map((f) => ({ geometry: f.geometry, properties: withoutNulls(f.properties) })),
-      ),
+    const want = sorted(
+      features.map((f) => ({ geometry: f.geometry, properties: withoutNulls(f.properties) })),
     );
+    expect(sorted(await packageRead(out))).toEqual(want);
+    // And quadkit's own reader, through the index and whole.
+    const box = await quadkit(['query', out, '--bbox', '-180,-90,180,90', '--format', 'ndjson']);
+    expect(sorted(lines(box.stdout))).toEqual(want);
+    const near = await quadkit(['query', out, '--within', '0,0,20000', '--format', 'ndjson']);
+    const dropDistance = (f: { geometry: unknown; properties: Record<string, unknown> }) => {
+      const { distance_km: _, ...properties } = f.properties;
+      return { geometry: f.geometry, properties };
+    };
+    expect(sorted(lines(near.stdout).map(dropDistance))).toEqual(want);
   });
 
   it('writes a valid file of no features from an empty collection', async () => {
