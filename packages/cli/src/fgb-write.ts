@@ -17,15 +17,17 @@ import type { ColumnMeta } from 'flatgeobuf/lib/mjs/column-meta.js';
 import { Column } from 'flatgeobuf/lib/mjs/flat-geobuf/column.js';
 import { ColumnType } from 'flatgeobuf/lib/mjs/flat-geobuf/column-type.js';
 import { Crs } from 'flatgeobuf/lib/mjs/flat-geobuf/crs.js';
+import { Feature as FgbFeature } from 'flatgeobuf/lib/mjs/flat-geobuf/feature.js';
 import { GeometryType } from 'flatgeobuf/lib/mjs/flat-geobuf/geometry-type.js';
 import { Header } from 'flatgeobuf/lib/mjs/flat-geobuf/header.js';
-import { buildFeature } from 'flatgeobuf/lib/mjs/generic/feature.js';
+import { buildGeometry } from 'flatgeobuf/lib/mjs/generic/geometry.js';
 import { parseGC, parseGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js';
 import type { HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.js';
 import { calcTreeSize, generateLevelBounds } from 'flatgeobuf/lib/mjs/packedrtree.js';
 import { CliError } from './errors.js';
-import { type ColumnKind, extentOf, featureReader, type Gathered } from './gathered.js';
+import { type ColumnKind, extentOf, type Gathered, inOrder } from './gathered.js';
 import { hilbertOrder } from './hilbert.js';
+import type { Feature } from './input.js';
 import { createNow } from './signals.js';
 
 /** The FlatGeobuf file's first 8 bytes: "fgb", version 3, "fgb", 0. */
@@ -73,7 +75,6 @@ export async function writeFgb(path: string, gathered: Gathered, partial: string
   const featuresAt = FGB_MAGIC.length + headerBytes.length + treeBytes;
   createNow(partial);
   const fd = openSync(partial, 'r+');
-  const reader = featureReader(gathered);
   let done = false;
   try {
     writeSync(fd, FGB_MAGIC, 0, FGB_MAGIC.length, 0);
@@ -81,7 +82,7 @@ export async function writeFgb(path: string, gathered: Gathered, partial: string
     // The features in Hilbert order, each at an offset the tree's leaf will hold, written in
     // blocks of about a megabyte.
     const featureOffsets = new Float64Array(count);
-    const names = [...columns.kinds.keys()];
+    const encoder = new FeatureEncoder([...columns.kinds]);
     let block = Buffer.alloc(1 << 20);
     let used = 0;
     let at = 0;
@@ -89,19 +90,9 @@ export async function writeFgb(path: string, gathered: Gathered, partial: string
       writeSync(fd, block, 0, used, featuresAt + at - used);
       used = 0;
     };
-    for (let k = 0; k < count; k++) {
-      const feature = reader.read(order[k]!);
-      const properties: Record<string, unknown> = {};
-      const given = feature.properties ?? {};
-      for (const name of names) properties[name] = given[name] ?? null;
-      const geometry = feature.geometry as never as { type: string };
-      const bytes = buildFeature(
-        geometry.type === 'GeometryCollection'
-          ? parseGC(geometry as never)
-          : parseGeometry(geometry as never),
-        properties as never,
-        header,
-      );
+    let k = 0;
+    for (const feature of inOrder(gathered, order)) {
+      const bytes = encoder.encode(feature);
       featureOffsets[k] = at;
       if (used + bytes.length > block.length) {
         flush();
@@ -110,6 +101,7 @@ export async function writeFgb(path: string, gathered: Gathered, partial: string
       block.set(bytes, used);
       used += bytes.length;
       at += bytes.length;
+      k++;
     }
     flush();
     if (count > 0) {
@@ -118,7 +110,6 @@ export async function writeFgb(path: string, gathered: Gathered, partial: string
     }
     done = true;
   } finally {
-    reader.close();
     closeSync(fd);
     if (!done) await rm(partial, { force: true });
   }
@@ -232,4 +223,77 @@ function column(name: string, type: ColumnType): ColumnMeta {
 function geometryType(name: string): GeometryType {
   const type = GeometryType[name as keyof typeof GeometryType];
   return type ?? GeometryType.Unknown;
+}
+
+/**
+ * Encodes features as FlatGeobuf's size-prefixed Feature tables with one flatbuffers Builder and
+ * one property buffer for all of them (the package's buildFeature makes both anew for each).
+ * Properties are written as the spec lays them out: a column index (uint16) and the value, nulls
+ * left out.
+ */
+class FeatureEncoder {
+  private readonly builder = new flatbuffers.Builder(1024);
+  private properties = Buffer.alloc(1024);
+
+  /** @param columns - the columns, name and kind, in header order. */
+  constructor(private readonly columns: [string, ColumnKind][]) {}
+
+  /**
+   * The feature's bytes: a view into the builder, good until the next call.
+   * @param feature - a feature with a geometry.
+   */
+  encode(feature: Feature): Uint8Array {
+    const { builder } = this;
+    builder.clear();
+    const length = this.encodeProperties(feature.properties ?? {});
+    const properties =
+      length > 0
+        ? FgbFeature.createPropertiesVector(builder, this.properties.subarray(0, length))
+        : 0;
+    const g = feature.geometry as never as { type: string };
+    const geometry = buildGeometry(
+      builder,
+      g.type === 'GeometryCollection' ? parseGC(g as never) : parseGeometry(g as never),
+    );
+    FgbFeature.startFeature(builder);
+    FgbFeature.addGeometry(builder, geometry);
+    if (properties !== 0) FgbFeature.addProperties(builder, properties);
+    builder.finishSizePrefixed(FgbFeature.endFeature(builder));
+    return builder.asUint8Array();
+  }
+
+  // The property bytes of one feature into this.properties; returns their length.
+  private encodeProperties(given: Record<string, unknown>): number {
+    let at = 0;
+    for (let c = 0; c < this.columns.length; c++) {
+      const [name, kind] = this.columns[c]!;
+      const value = given[name];
+      if (value === null || value === undefined) continue;
+      const text = kind === 'string' ? String(value) : kind === 'json' ? JSON.stringify(value) : '';
+      // (A string takes at most 3 bytes a UTF-16 unit.)
+      const need = at + 14 + 3 * text.length;
+      if (need > this.properties.length) {
+        const bigger = Buffer.alloc(2 * need);
+        this.properties.copy(bigger, 0, 0, at);
+        this.properties = bigger;
+      }
+      const p = this.properties;
+      p.writeUInt16LE(c, at);
+      at += 2;
+      if (kind === 'bool') {
+        p[at++] = value === true ? 1 : 0;
+      } else if (kind === 'int') {
+        p.writeInt32LE(value as number, at);
+        at += 4;
+      } else if (kind === 'double') {
+        p.writeDoubleLE(value as number, at);
+        at += 8;
+      } else {
+        const length = p.write(text, at + 4, 'utf8');
+        p.writeUInt32LE(length, at);
+        at += 4 + length;
+      }
+    }
+    return at;
+  }
 }

@@ -27,8 +27,13 @@ function kindOf(value: unknown): ColumnKind | null {
  * reader gets back the value with its type).
  */
 export class Columns {
-  /** Kind by column name. */
-  readonly kinds = new Map<string, ColumnKind>();
+  // Kind by column name; null for a column of nulls so far.
+  private readonly seen = new Map<string, ColumnKind | null>();
+
+  /** Kind by column name, in order of first appearance (a column of nulls only: `string`). */
+  get kinds(): Map<string, ColumnKind> {
+    return new Map([...this.seen].map(([name, kind]) => [name, kind ?? 'string']));
+  }
 
   /**
    * Widens the columns to hold one feature's properties.
@@ -38,15 +43,14 @@ export class Columns {
     if (properties === null) return;
     for (const name in properties) {
       const kind = kindOf(properties[name]);
-      const was = this.kinds.get(name);
-      if (was === undefined) this.kinds.set(name, kind ?? 'string');
-      else if (kind !== null && kind !== was) this.kinds.set(name, widen(was, kind));
+      const was = this.seen.get(name);
+      if (was === undefined || was === null) this.seen.set(name, kind);
+      else if (kind !== null && kind !== was) this.seen.set(name, widen(was, kind));
     }
   }
 }
 
-// The kind that holds values of kinds a and b (a column of nulls so far is taken as 'string' and
-// gives way to the first kind met).
+// The kind that holds values of kinds a and b.
 function widen(a: ColumnKind, b: ColumnKind): ColumnKind {
   if ((a === 'int' && b === 'double') || (a === 'double' && b === 'int')) return 'double';
   return 'json';
@@ -89,27 +93,61 @@ export function extentOf(boxes: Float64Array): [number, number, number, number] 
   return e;
 }
 
+/** Text of the features read back and held at once by {@link inOrder}. */
+const CHUNK_BYTES = 32 << 20;
+
+/** A gap between two wanted features that is read through rather than skipped. */
+const GAP = 64 << 10;
+
 /**
- * Reads gathered features back one at a time, in any order, with synchronous reads (a small
- * read each: an asynchronous one costs more than the parse).
+ * The gathered features in the order given, a chunk at a time: the next features of the order
+ * up to 32 MB of text are read in one sweep over the scratch file in file order (runs of near
+ * ones in one read each), then parsed and given out in the order given. A random order over a
+ * file of F bytes costs F / 32 MB sweeps of sequential reads instead of one read per feature
+ * (1M reads took 4 of the 30 s of writing 1M points as FlatGeobuf).
  * @param gathered - where the features are.
- * @returns `read(i)`, feature i, and `close()`.
+ * @param order - the indices of the features, in the order wanted.
  */
-export function featureReader(gathered: Gathered): {
-  read: (i: number) => Feature;
-  close: () => void;
-} {
-  const fd = openSync(gathered.featureFile, 'r');
-  let buffer = Buffer.alloc(1 << 16);
+export function* inOrder(gathered: Gathered, order: Uint32Array): Generator<Feature> {
   const { offsets } = gathered;
-  return {
-    read(i) {
-      const start = offsets[i]!;
-      const length = offsets[i + 1]! - start;
-      if (length > buffer.length) buffer = Buffer.alloc(length);
-      readSync(fd, buffer, 0, length, start);
-      return JSON.parse(buffer.toString('utf8', 0, length)) as Feature;
-    },
-    close: () => closeSync(fd),
-  };
+  const fd = openSync(gathered.featureFile, 'r');
+  try {
+    let buffer = Buffer.alloc(1 << 20);
+    for (let a = 0; a < order.length; ) {
+      // The chunk [a, b) of the order.
+      let b = a + 1;
+      let bytes = offsets[order[a]! + 1]! - offsets[order[a]!]!;
+      for (; b < order.length; b++) {
+        const i = order[b]!;
+        const length = offsets[i + 1]! - offsets[i]!;
+        if (bytes + length > CHUNK_BYTES) break;
+        bytes += length;
+      }
+      // Its features read in file order, in runs.
+      const wanted = order.slice(a, b).sort();
+      const texts = new Map<number, string>();
+      for (let r = 0; r < wanted.length; ) {
+        let e = r + 1;
+        const from = offsets[wanted[r]!]!;
+        while (
+          e < wanted.length &&
+          offsets[wanted[e]!]! - offsets[wanted[e - 1]! + 1]! <= GAP &&
+          offsets[wanted[e]! + 1]! - from <= 4 * GAP
+        )
+          e++;
+        const to = offsets[wanted[e - 1]! + 1]!;
+        if (to - from > buffer.length) buffer = Buffer.alloc(to - from);
+        readSync(fd, buffer, 0, to - from, from);
+        for (let k = r; k < e; k++) {
+          const i = wanted[k]!;
+          texts.set(i, buffer.toString('utf8', offsets[i]! - from, offsets[i + 1]! - from));
+        }
+        r = e;
+      }
+      for (let k = a; k < b; k++) yield JSON.parse(texts.get(order[k]!)!) as Feature;
+      a = b;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -11,7 +11,7 @@ import { rename, rm } from 'node:fs/promises';
 import { fileWriter, geojsonToWkb, ParquetWriter } from 'hyparquet-writer';
 import { lonLatToQuadkey } from 'quadkit/geo';
 import { CliError } from './errors.js';
-import { type ColumnKind, extentOf, featureReader, type Gathered } from './gathered.js';
+import { type ColumnKind, extentOf, type Gathered, inOrder } from './gathered.js';
 import { hilbertOrder } from './hilbert.js';
 import { createNow } from './signals.js';
 
@@ -84,9 +84,9 @@ export async function writeParquet(
     },
   };
   createNow(partial);
-  const reader = featureReader(gathered);
   let done = false;
   try {
+    const features = inOrder(gathered, order);
     const writer = new ParquetWriter({
       writer: fileWriter(partial),
       schema,
@@ -102,7 +102,7 @@ export async function writeParquet(
       const values = properties.map(() => new Array<unknown>(n));
       for (let r = 0; r < n; r++) {
         const i = order[first + r]!;
-        const feature = reader.read(i);
+        const feature = features.next().value!;
         geometry[r] = geojsonToWkb(feature.geometry as never);
         const [xmin, ymin, xmax, ymax] = boxes.subarray(4 * i, 4 * i + 4) as unknown as number[];
         bbox[r] = { xmin: xmin!, ymin: ymin!, xmax: xmax!, ymax: ymax! };
@@ -126,7 +126,6 @@ export async function writeParquet(
     await writer.finish();
     done = true;
   } finally {
-    reader.close();
     if (!done) await rm(partial, { force: true });
   }
   try {

@@ -217,11 +217,11 @@ describe('quadkit index -o FILE.parquet', () => {
     checkHilbert(rows, geo.columns.geometry.bbox);
   });
 
-  it('keeps properties of mixed types as JSON text and missing ones as nulls', async () => {
+  it('keeps properties of mixed types as JSON, missing ones as nulls, and types a column by its first value that is not null', async () => {
     const features = [
-      { a: 1, b: 'x', m: 1 },
-      { a: 2.5, m: 'one' },
-      { b: null, m: { n: [1] } },
+      { a: 1, b: 'x', m: 1, late: null },
+      { a: 2.5, m: 'one', late: 2 },
+      { b: null, m: { n: [1] }, late: 3 },
     ].map((properties, i) => ({
       type: 'Feature',
       geometry: { type: 'Point', coordinates: [i, i] },
@@ -229,13 +229,16 @@ describe('quadkit index -o FILE.parquet', () => {
     }));
     const file = join(dir, 'mixed.geojson');
     writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features }));
-    const { rows } = await indexed(file, 'mixed.parquet');
+    const { rows, metadata } = await indexed(file, 'mixed.parquet');
     const byX = rows.sort((p, q) => p.bbox.xmin - q.bbox.xmin);
-    expect(byX.map(({ a, b, m }) => ({ a, b, m }))).toEqual([
-      { a: 1, b: 'x', m: 1 },
-      { a: 2.5, b: null, m: 'one' },
-      { a: null, b: null, m: { n: [1] } },
+    expect(byX.map(({ a, b, m, late }) => ({ a, b, m, late }))).toEqual([
+      { a: 1, b: 'x', m: 1, late: null },
+      { a: 2.5, b: null, m: 'one', late: 2 },
+      { a: null, b: null, m: { n: [1] }, late: 3 },
     ]);
+    // (A column whose first values are null takes the type of the first value met.)
+    const late = metadata.schema.find((e) => e.name === 'late');
+    expect(late?.type).toBe('INT32');
   });
 
   it('writes row groups of --row-group rows, each covering a compact region its bbox statistics give', async () => {
