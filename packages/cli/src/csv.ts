@@ -1,7 +1,8 @@
 // The records of a CSV file (RFC 4180: fields between one delimiter, quoted with '"' where they
 // hold one, a quote or a line break, a quote doubled inside quotes), read chunk by chunk: a line
 // without quotes is split whole, a line with quotes field by field. White space around a field is
-// dropped; empty lines are skipped; lines end in '\n' or '\r\n'.
+// dropped; empty lines are skipped; lines end in '\n', '\r\n' or a lone '\r' (old Mac files).
+import { isAscii } from 'node:buffer';
 import { chunksOf } from './chunks.js';
 import { CliError, openToRead } from './errors.js';
 
@@ -16,7 +17,32 @@ export interface Records {
 }
 
 const QUOTE = 0x22;
+const LF = 0x0a;
+const CR = 0x0d;
 const isSpace = (c: number) => c === 0x20 || c === 0x09;
+
+// The line breaks in text [from, to): '\n', '\r\n' and a lone '\r' count one each.
+function breaks(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let k = from; k < to; k++) {
+    const c = text.charCodeAt(k);
+    if (c === LF || (c === CR && text.charCodeAt(k + 1) !== LF)) n++;
+  }
+  return n;
+}
+
+// The end of the last line break in bytes (0: none). A '\r' that ends the bytes is left out: its
+// '\n' may open the next chunk.
+function lastBreak(bytes: Buffer): number {
+  const lf = bytes.lastIndexOf(LF);
+  const cr = bytes.length < 2 ? -1 : bytes.lastIndexOf(CR, -2);
+  return Math.max(lf, cr) + 1;
+}
+
+// Bytes [from, to) as text: ASCII (the most common) copied as is, quicker than decoding UTF-8.
+function decode(bytes: Buffer, from: number, to: number): string {
+  return bytes.toString(isAscii(bytes.subarray(from, to)) ? 'latin1' : 'utf8', from, to);
+}
 
 // A field without the white space around it.
 function trimmed(field: string): string {
@@ -43,7 +69,7 @@ export async function* splitCsv(
   const fail = (message: string, where = line) => new CliError(`${file}:${where}: ${message}`);
   try {
     let text = ''; // decoded text not yet cut into records
-    let tail: Buffer = Buffer.alloc(0); // bytes after the last '\n' read (a line not yet whole)
+    let tail: Buffer = Buffer.alloc(0); // bytes after the last line break read (a line not yet whole)
     let offset = 0; // bytes read
     let bom = true; // a byte order mark may still come
     for (;;) {
@@ -56,10 +82,10 @@ export async function* splitCsv(
         tail.length > 0
           ? Buffer.concat([tail, buffer.subarray(0, bytesRead)])
           : buffer.subarray(0, bytesRead);
-      // Decoded up to the last '\n' (never in the middle of a character); the rest waits.
-      const cut = atEnd ? bytes.length : bytes.lastIndexOf(10) + 1;
+      // Decoded up to the last line break (never in the middle of a character); the rest waits.
+      const cut = atEnd ? bytes.length : lastBreak(bytes);
       tail = bytes.subarray(cut);
-      text += bytes.toString('utf8', 0, cut);
+      text = text.length > 0 ? text + decode(bytes, 0, cut) : decode(bytes, 0, cut);
       if (bom && text.length > 0) {
         if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
         bom = false;
@@ -68,8 +94,12 @@ export async function* splitCsv(
       let at = 0;
       const n = text.length;
       let quote = text.indexOf('"'); // the next quote at or after `at`, or -1
+      let cr = text.indexOf('\r'); // the next '\r' at or after `at`, or -1
       while (at < n) {
         let nl = text.indexOf('\n', at);
+        if (cr >= 0 && cr < at) cr = text.indexOf('\r', at);
+        // A lone '\r' before the next '\n' ends the line there.
+        if (cr >= 0 && (nl < 0 || cr < nl - 1)) nl = cr;
         if (nl < 0) {
           if (!atEnd) break;
           nl = n;
@@ -77,7 +107,7 @@ export async function* splitCsv(
         if (quote >= 0 && quote < at) quote = text.indexOf('"', at);
         if (quote < 0 || quote > nl) {
           // A line without quotes, split whole.
-          const end = nl > at && text.charCodeAt(nl - 1) === 0x0d ? nl - 1 : nl;
+          const end = nl > at && text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
           if (end > at) {
             const fields = text.slice(at, end).split(delimiter);
             for (let f = 0; f < fields.length; f++) fields[f] = trimmed(fields[f]!);
@@ -114,17 +144,11 @@ export async function* splitCsv(
               }
             }
             if (!whole) break;
-            for (let k = text.indexOf('\n', i + 1); k >= 0 && k < j; k = text.indexOf('\n', k + 1))
-              lines++;
+            lines += breaks(text, i + 1, j);
             i = j;
             while (i < n && isSpace(text.charCodeAt(i))) i++;
             const c = text.charCodeAt(i);
-            if (
-              i < n &&
-              c !== separator &&
-              c !== 0x0a &&
-              !(c === 0x0d && text.charCodeAt(i + 1) === 0x0a)
-            )
+            if (i < n && c !== separator && c !== LF && c !== CR)
               throw fail(
                 `text after the closing quote of field ${fields.length + 1} (a quote inside a quoted field is doubled: "")`,
                 line + lines,
@@ -134,7 +158,7 @@ export async function* splitCsv(
             let j = i;
             while (j < n) {
               const c = text.charCodeAt(j);
-              if (c === separator || c === 0x0a) break;
+              if (c === separator || c === LF || c === CR) break;
               if (c === QUOTE)
                 throw fail(
                   `a quote inside field ${fields.length + 1}, which is not quoted (quote the whole field, doubling its quotes)`,
@@ -152,8 +176,9 @@ export async function* splitCsv(
             i++;
             continue;
           }
-          if (text.charCodeAt(i) === 0x0d) i++;
-          i++; // the '\n'
+          // The line break: '\n', '\r\n' or a lone '\r'.
+          if (text.charCodeAt(i) === CR && text.charCodeAt(i + 1) === LF) i++;
+          i++;
           break;
         }
         if (!whole) {

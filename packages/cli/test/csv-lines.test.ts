@@ -47,7 +47,7 @@ const field = fc
 const table = fc.record({
   rows: fc.array(fc.array(field, { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 8 }),
   delimiter: fc.constantFrom(',', ';'),
-  crlf: fc.boolean(),
+  eol: fc.constantFrom('\n', '\r\n', '\r'),
   bom: fc.boolean(),
   last: fc.boolean(),
 });
@@ -60,7 +60,7 @@ describe('splitCsv', () => {
         const rows = t.rows.map((r) =>
           r.map((f) => (f.startsWith('"') ? f : f.replaceAll(t.delimiter, ''))),
         );
-        const eol = t.crlf ? '\r\n' : '\n';
+        const eol = t.eol;
         const text = `${t.bom ? '\uFEFF' : ''}${rows.map((r) => r.join(t.delimiter)).join(eol)}${t.last ? eol : ''}`;
         const want = parse(text, {
           bom: true,
@@ -78,6 +78,24 @@ describe('splitCsv', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('takes lone \\r line ends, as old Mac files have them, alone or mixed with \\n and \\r\\n', async () => {
+    for (const chunk of [1, 2, 3, 5, 1 << 20]) {
+      expect(await csv(write('a,b\r1,2\r\r3,"x\ry"\r4, 5 \r'), ',', chunk)).toEqual({
+        records: [
+          ['a', 'b'],
+          ['1', '2'],
+          ['3', 'x\ry'],
+          ['4', '5'],
+        ],
+        lines: [1, 2, 5, 6],
+      });
+      expect(await csv(write('a\r\nb\rc\n\r\nd'), ',', chunk)).toEqual({
+        records: [['a'], ['b'], ['c'], ['d']],
+        lines: [1, 2, 3, 5],
+      });
+    }
   });
 
   it('names the line of a quote left open, a quote inside an unquoted field, and text after a closing quote', async () => {
