@@ -95,7 +95,7 @@ function* lines(features) {
 }
 
 /** `n` seeded random points in lon/lat with an id, a name and a population. */
-export function* points(n) {
+export function* pointFeatures(n) {
   let seed = 12345;
   const random = () => {
     seed = (seed * 16807) % 2147483647;
@@ -151,10 +151,10 @@ export async function makeFiles(dir, quick = false) {
   mkdirSync(dir, { recursive: true });
   const n = quick ? 100_000 : 1_000_000;
   const files = {
-    'points.geojson': () => collection(points(n)),
-    'points.ndjson': () => lines(points(n)),
-    'points.csv': () => csv(points(n)),
-    'points-100k.geojson': () => collection(points(100_000)),
+    'points.geojson': () => collection(pointFeatures(n)),
+    'points.ndjson': () => lines(pointFeatures(n)),
+    'points.csv': () => csv(pointFeatures(n)),
+    'points-100k.geojson': () => collection(pointFeatures(100_000)),
     'countries.geojson': async () =>
       collection(repeated(await countries('50m'), quick ? 5e6 : 50e6)),
     'countries.ndjson': async () => lines(repeated(await countries('50m'), quick ? 5e6 : 50e6)),
@@ -471,7 +471,7 @@ async function joinTable(dir, quick) {
     const big = join(dir, 'points-10m.ndjson');
     if (!existsSync(big)) {
       console.error(`writing ${big}`);
-      await writeAll(big, lines(points(10_000_000)));
+      await writeAll(big, lines(pointFeatures(10_000_000)));
     }
     const m = child(
       CLI,
