@@ -8,12 +8,13 @@
 // Memory: the boxes and offsets of the first pass and the Hilbert order, as for FlatGeobuf, plus
 // one row group of features and its encoded columns at a time (written before the next is read).
 import { rename, rm } from 'node:fs/promises';
-import { fileWriter, geojsonToWkb, ParquetWriter } from 'hyparquet-writer';
+import { fileWriter, ParquetWriter } from 'hyparquet-writer';
 import { lonLatToQuadkey } from 'quadkit/geo';
 import { CliError } from './errors.js';
 import { type ColumnKind, extentOf, type Gathered, inOrder } from './gathered.js';
 import { hilbertOrder } from './hilbert.js';
 import { createNow } from './signals.js';
+import { WkbWriter } from './wkb.js';
 
 /** The columns GeoParquet adds; a property of one of these names is refused. */
 const OWN_COLUMNS = ['geometry', 'bbox', 'quadkey'];
@@ -87,6 +88,7 @@ export async function writeParquet(
   let done = false;
   try {
     const features = inOrder(gathered, order);
+    const wkb = new WkbWriter();
     const writer = new ParquetWriter({
       writer: fileWriter(partial),
       schema,
@@ -103,7 +105,7 @@ export async function writeParquet(
       for (let r = 0; r < n; r++) {
         const i = order[first + r]!;
         const feature = features.next().value!;
-        geometry[r] = geojsonToWkb(feature.geometry as never);
+        geometry[r] = wkb.write(feature.geometry as never);
         const [xmin, ymin, xmax, ymax] = boxes.subarray(4 * i, 4 * i + 4) as unknown as number[];
         bbox[r] = { xmin: xmin!, ymin: ymin!, xmax: xmax!, ymax: ymax! };
         quadkey[r] = lonLatToQuadkey((xmin! + xmax!) / 2, (ymin! + ymax!) / 2, zoom);
