@@ -1,4 +1,5 @@
-// The quadkit command: index, query and join GeoJSON, newline-delimited GeoJSON and CSV files.
+// The quadkit command: index, query and join GeoJSON, newline-delimited GeoJSON, CSV and
+// FlatGeobuf files, and write them as a .qk index, FlatGeobuf or GeoParquet.
 // `main` runs one command line on given streams and returns its exit status; bin/quadkit.js
 // calls it with the process's own. Each command's module (and the readers, writers and library
 // it needs) is loaded when that command runs: help and argument errors come at once.
@@ -77,7 +78,7 @@ that names the file, the line or feature, and the value.
 function createProgram(io: Io): Command {
   const program = new Command('quadkit')
     .description(
-      'Spatial indexes over GeoJSON, newline-delimited GeoJSON and CSV files (longitude/latitude).',
+      'Spatial indexes over GeoJSON, newline-delimited GeoJSON, CSV and FlatGeobuf files (longitude/latitude).',
     )
     .version('0.2.0')
     // Errors, help and exits go through `io` and come back to `main` as exceptions.
@@ -180,8 +181,14 @@ Natural Earth countries (public domain).
     program
       .command('join')
       .description('tag each point with the polygon containing it, or count points per polygon')
-      .argument('<points>', 'points: GeoJSON, newline-delimited GeoJSON or CSV file (or -)')
-      .argument('<polygons>', 'polygons: GeoJSON or newline-delimited GeoJSON file (or -)')
+      .argument(
+        '<points>',
+        'points: GeoJSON, newline-delimited GeoJSON, CSV or FlatGeobuf file (or -)',
+      )
+      .argument(
+        '<polygons>',
+        'polygons: GeoJSON, newline-delimited GeoJSON or FlatGeobuf file (or -)',
+      )
       .option('--count', 'write the polygons with the number of points each contains')
       .option(
         '--property <name>',
