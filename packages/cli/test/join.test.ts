@@ -240,6 +240,24 @@ describe('quadkit join POINTS POLYGONS', () => {
     );
   });
 
+  it("reads points cut by the reader's chunks as it reads the others", async () => {
+    // About 600 KB of points: features straddle the reader's 256 KiB chunks.
+    const random = fc.sample(fc.tuple(lattice, lattice), { numRuns: 5000, seed: 3 });
+    const polygons = [...grid(), HOLED];
+    const [geojson, ndjson] = pointFiles(random);
+    const polygonFile = polygonsFile(polygons);
+    const a = await quadkit(['join', geojson!, polygonFile, '--property', 'id', '-f', 'ndjson']);
+    const b = await quadkit(['join', ndjson!, polygonFile, '--property', 'id', '-f', 'ndjson']);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    expect(lines(a.stdout).map((f) => f.properties.polygon_id)).toEqual(
+      random.map(([x, y]) => {
+        const k = firstHolding(polygons, x, y);
+        return k < 0 ? null : k;
+      }),
+    );
+  });
+
   it('writes a tagged FeatureCollection that JSON.parse reads, with 0 and 1 points', async () => {
     const polygonFile = polygonsFile(grid());
     for (const points of [[], [[1, 1]]] as [number, number][][]) {
