@@ -23,7 +23,7 @@ import type { VisitNode } from './engine.js';
 import { FIRST_RESULTS, grown } from './grown.js';
 import { type BoxSource, byteSize, fillTree, HEADER, levelSizes } from './packed-build.js';
 import { nearest } from './packed-nearest.js';
-import { pairs, searchRect, searchShape } from './packed-walk.js';
+import { pairs, searchRect, searchShape, searchWindow } from './packed-walk.js';
 import { KBest, NodeQueue } from './queue.js';
 import { POSITIONS } from './scan.js';
 
@@ -253,8 +253,10 @@ export class PackedTree {
   }
 
   queryRect(q: Float64Array, qi: number, all: number, limit: number): number {
-    const runs = limit === Number.POSITIVE_INFINITY ? this.runs : 0;
-    return searchRect(this, q, qi, all, limit, this.results, 0, -1, runs);
+    if (limit !== Number.POSITIVE_INFINITY)
+      return searchRect(this, q, qi, all, limit, this.results, 0, -1, 0);
+    if (all === 0) return searchWindow(this, q, qi, this.runs);
+    return searchRect(this, q, qi, all, limit, this.results, 0, -1, this.runs);
   }
 
   /**
