@@ -165,6 +165,12 @@ async function main() {
       console.error(
         `  ${label} took ${r.seconds.toFixed(1)} s (CPU share ${r.cpuShare.toFixed(2)})`,
       );
+      // A workload that measures in processes of its own says what they took on a CPU: about
+      // what they would take on an idle machine.
+      if (r.processSeconds) {
+        const { wall, cpu } = r.processSeconds;
+        console.error(`  its processes: ${wall.toFixed(1)} s, ${cpu.toFixed(1)} s of it on a CPU`);
+      }
     }
   }
   const targets = renderTargets(results);

@@ -7,6 +7,9 @@
 //
 //   node bench/readme.js           rewrites both files' table rows from latest.json
 //   node bench/readme.js --check   exits 1 when a row differs
+//   node bench/readme.js --cold bench/results/partial.json
+//                                  prints the cold and warm tables' rows of another run (a smoke
+//                                  run's, say), to check them; writes nothing
 //
 // The prose around the tables is written by hand from the same file.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -485,7 +488,11 @@ export function applySubset(readme, rows) {
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+const coldFile = process.argv.indexOf('--cold');
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && coldFile > 0) {
+  const json = JSON.parse(readFileSync(process.argv[coldFile + 1], 'utf8'));
+  console.log(coldRows(json).join('\n'));
+} else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const json = JSON.parse(readFileSync(join(root, 'bench/results/latest.json'), 'utf8'));
   const rows = readmeRows(json);
   const check = process.argv.includes('--check');

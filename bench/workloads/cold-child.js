@@ -1,6 +1,6 @@
 // One measurement of the cold and warm tables, alone in a fresh Node process:
-// `node cold-child.js '<spec JSON>'` prints `{ cold, warm, check, warmPasses, cpuShare, sink }`.
-// spec: `{ job, lib, door, op, quick, citiesFile, warmMs }` (see cold.js).
+// `node cold-child.js '<spec JSON>'` prints `{ cold, warm, check, warmPasses, wallMs, cpuShare, sink }`.
+// spec: `{ job, lib, door, op, quick, citiesFile, dist, warmMs }` (see cold.js).
 //
 // A query: the data and queries made (seeded), the index built once (untimed), then the first
 // pass of 1,000 queries timed (cold); then passes for at least `warmMs` ms of warm-up, and the
@@ -62,7 +62,8 @@ async function main() {
   }
   // The share of this process's life it spent on a CPU: well below 1, other processes competed.
   const c = process.cpuUsage();
-  out.cpuShare = (c.user + c.system) / 1000 / performance.now();
+  out.wallMs = performance.now();
+  out.cpuShare = (c.user + c.system) / 1000 / out.wallMs;
   process.stdout.write(JSON.stringify({ ...out, sink: sink.value }));
 }
 

@@ -61,12 +61,18 @@ function dataOf(job, quick, citiesFile) {
   for (let i = 0; i < count; i++) {
     const x = xy ? xy[2 * i] : boxes[4 * i];
     const y = xy ? xy[2 * i + 1] : boxes[4 * i + 1];
-    mm.set([x, y, x + (xy ? 0 : boxes[4 * i + 2]), y + (xy ? 0 : boxes[4 * i + 3])], 4 * i);
+    mm[4 * i] = x;
+    mm[4 * i + 1] = y;
+    mm[4 * i + 2] = xy ? x : x + boxes[4 * i + 2];
+    mm[4 * i + 3] = xy ? y : y + boxes[4 * i + 3];
   }
-  if (!xy) {
+  if (!xy && job === 'dynamic') {
     // The points of the point indexes: the boxes' min corners.
     xy = new Float64Array(2 * count);
-    for (let i = 0; i < count; i++) xy.set([mm[4 * i], mm[4 * i + 1]], 2 * i);
+    for (let i = 0; i < count; i++) {
+      xy[2 * i] = mm[4 * i];
+      xy[2 * i + 1] = mm[4 * i + 1];
+    }
   }
   return { n: count, mm, xy, points: !boxes };
 }
@@ -259,18 +265,21 @@ export function forceFeeder(make, quick) {
  * The feeder of one measurement: `{ build, builds, queries, check, single }`, where `build()`
  * makes the index (`builds[op]` instead when the op has its own), `queries[op](index)` runs a
  * pass and returns its count, and `check(index)` the count a build row reports.
- * @param spec - `{ job, lib, door, op, quick, citiesFile }`.
+ * @param spec - `{ job, lib, door, op, quick, citiesFile, dist }`: `dist`, the URL of a copy of
+ *   quadkit's dist/ folder (with a slash at the end), or none for dist/ itself.
  */
-export async function feeder({ job, lib, door, quick, citiesFile }) {
+export async function feeder({ job, lib, door, quick, citiesFile, dist }) {
+  // quadkit from `dist` (a copy of dist/ taken when the table started), else from dist/.
+  const quadkit = (path) => import(new URL(path, dist ?? new URL('../../dist/', import.meta.url)));
   if (job === 'force') {
     const { forceManyBody } =
-      lib === 'quadkit' ? await import('../../dist/force.js') : await import('d3-force');
+      lib === 'quadkit' ? await quadkit('force.js') : await import('d3-force');
     return forceFeeder(forceManyBody, quick);
   }
   const data = dataOf(job, quick, citiesFile);
   if (job === 'clusters') {
     if (lib === 'quadkit') {
-      const { Clusterer } = await import('../../dist/cluster/index.js');
+      const { Clusterer } = await quadkit('cluster/index.js');
       return quadkitClusters(Clusterer, data);
     }
     const { default: Supercluster } = await import('supercluster');
@@ -278,9 +287,9 @@ export async function feeder({ job, lib, door, quick, citiesFile }) {
   }
   const q = queriesOf(job, data);
   if (lib === 'quadkit') {
-    const qk = await import('../../dist/index.js');
+    const qk = await quadkit('index.js');
     if (job === 'dynamic') return quadkitDynamic(qk, data, q);
-    const geo = job === 'geo' ? await import('../../dist/geo/index.js') : null;
+    const geo = job === 'geo' ? await quadkit('geo/index.js') : null;
     return quadkitStatic(qk, geo, door, data, q);
   }
   return peerFeeder({ lib, door, job, data, q, pass, windowPass, within: [WITHIN_KM, EARTH_KM] });

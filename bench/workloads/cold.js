@@ -10,10 +10,10 @@
 // row's peer cell is the fastest of its peers in that column.
 
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cityPoints } from '../data.js';
 import { median } from '../measure.js';
 import { goalOf, isBuild, JOBS, keyOf, measurementsOf, ROWS } from './cold-jobs.js';
@@ -117,19 +117,26 @@ export async function run({ quick, quadkit, part }) {
     citiesFile = join(tmpdir(), `quadkit-bench-cities-${process.pid}.f64`);
     writeFileSync(citiesFile, cityPoints());
   }
+  // A copy of quadkit's dist/, so that a rebuild during the table (dist/ is shared) neither
+  // breaks its processes nor mixes two builds in one table.
+  const distCopy = quadkit ? join(tmpdir(), `quadkit-bench-dist-${process.pid}`) : null;
+  if (distCopy)
+    cpSync(fileURLToPath(new URL('../../dist/', import.meta.url)), distCopy, { recursive: true });
+  const dist = distCopy ? `${pathToFileURL(distCopy).href}/` : undefined;
   // Every measurement `rounds` times, taking turns, each in a fresh process.
   const list = measurementsOf(job).filter((x) => quadkit || x.lib !== 'quadkit');
   const runs = new Map(list.map((x) => [keyOf(x), []]));
   try {
     for (let r = 0; r < rounds; r++) {
       for (const x of list) {
-        const result = measure({ ...x, job, quick, citiesFile, warmMs });
+        const result = measure({ ...x, job, quick, citiesFile, dist, warmMs });
         if (result instanceof Error) warnings.push(`${keyOf(x)}: ${result.message}`);
         runs.get(keyOf(x)).push(result);
       }
     }
   } finally {
     if (citiesFile) rmSync(citiesFile, { force: true });
+    if (distCopy) rmSync(distCopy, { recursive: true, force: true });
   }
   const results = new Map([...runs].map(([k, v]) => [k, summary(v)]));
   // Other processes on the machine inflate every figure by an unknown amount: say so.
@@ -138,6 +145,10 @@ export async function run({ quick, quadkit, part }) {
     .filter((r) => !(r instanceof Error))
     .map((r) => r.cpuShare);
   const share = shares.length ? median(shares) : 1;
+  // What the processes took on a CPU: about what the table takes on an idle machine.
+  const done = [...runs.values()].flat().filter((r) => !(r instanceof Error));
+  const cpuSeconds = done.reduce((t, r) => t + (r.cpuShare * r.wallMs) / 1000, 0);
+  const wallSeconds = done.reduce((t, r) => t + r.wallMs / 1000, 0);
   if (share < 0.9) {
     warnings.push(
       `the measuring processes ran only ${Math.round(share * 100)}% of their wall time (median; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores): other processes competed for the CPU, so these timings are inflated and noisy; rerun on an idle machine`,
@@ -210,5 +221,6 @@ export async function run({ quick, quadkit, part }) {
     warnings,
     notes,
     inChildProcesses: true,
+    processSeconds: { wall: wallSeconds, cpu: cpuSeconds },
   };
 }
