@@ -46,6 +46,11 @@ export class FgbFile {
     private readonly layout: Layout,
   ) {}
 
+  /** Whether the file has a spatial index (else {@link search} cannot be used: read it whole). */
+  get indexed(): boolean {
+    return this.layout.header.indexNodeSize > 0 || this.layout.header.featuresCount === 0;
+  }
+
   /** The file's header, as the `flatgeobuf` package reads it. */
   get header(): HeaderMeta {
     return this.layout.header;
@@ -63,11 +68,7 @@ export class FgbFile {
       const { size } = await handle.stat();
       const layout = await readLayout(path, size, (at, length) => file.read(at, length));
       Object.assign(file, { layout });
-      if (layout.header.featuresCount > 0 && layout.header.indexNodeSize === 0)
-        throw new CliError(
-          `${path}: the FlatGeobuf file has no spatial index; write one with quadkit index ${path} -o indexed.fgb (or ogr2ogr -lco SPATIAL_INDEX=YES)`,
-        );
-      await file.checkLastFeature();
+      if (file.indexed) await file.checkLastFeature();
       return file;
     } catch (e) {
       await handle.close();
@@ -99,7 +100,8 @@ export class FgbFile {
   }
 
   /**
-   * The features whose boxes meet the box, with their positions in the file, in file order.
+   * The features whose boxes meet the box, with their positions in the file, in file order
+   * (for a file that is {@link indexed}).
    * @param minX - west; then south, east, north (west <= east).
    */
   async search(

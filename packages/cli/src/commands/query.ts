@@ -45,9 +45,11 @@ export async function runQuery(file: string, options: QueryOptions, io: Io): Pro
   });
   const write = (feature: Feature) => writer.write(feature);
   if (file.endsWith('.qk')) await queryIndex(file, query, write);
-  else if (file.toLowerCase().endsWith('.fgb') && query.kind !== 'near')
-    await queryFgb(file, query, write);
-  else await queryStream(file, query, options, io, write);
+  else if (
+    !(file.toLowerCase().endsWith('.fgb') && query.kind !== 'near') ||
+    !(await queryFgb(file, query, write))
+  )
+    await queryStream(file, query, options, io, write);
   await writer.end();
 }
 
@@ -125,11 +127,17 @@ async function queryIndex(file: string, query: Query, write: Write): Promise<voi
 }
 
 // A FlatGeobuf file: candidates from its R-tree (a box crossing 180° searched as two), then the
-// exact test.
-async function queryFgb(file: string, query: Exclude<Query, { kind: 'near' }>, write: Write) {
+// exact test. False for a file without an index (written without one by GDAL or the flatgeobuf
+// package): it is then read whole.
+async function queryFgb(
+  file: string,
+  query: Exclude<Query, { kind: 'near' }>,
+  write: Write,
+): Promise<boolean> {
   const { FgbFile } = await import('../fgb.js');
   const fgb = await FgbFile.open(file);
   try {
+    if (!fgb.indexed) return false;
     const boxes =
       query.kind === 'point'
         ? [[query.lon, query.lat, query.lon, query.lat]]
@@ -149,6 +157,7 @@ async function queryFgb(file: string, query: Exclude<Query, { kind: 'near' }>, w
       const batch = checkBatch(features, places);
       for (const i of matching(batch, query)) await write(features[i]!);
     }
+    return true;
   } finally {
     await fgb.close();
   }
