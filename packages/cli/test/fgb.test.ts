@@ -116,6 +116,83 @@ describe('quadkit index -o FILE.fgb', () => {
     expect(sorted(lines(near.stdout).map(dropDistance))).toEqual(want);
   });
 
+  it('writes lines, multipoints, multilines, holed polygons, collections and 3D points, read back equal by the package and by quadkit', async () => {
+    const geometries = [
+      {
+        type: 'LineString',
+        coordinates: [
+          [0, 0],
+          [1, 1],
+          [2, 0],
+        ],
+      },
+      {
+        type: 'MultiPoint',
+        coordinates: [
+          [5, 5],
+          [6, 6],
+        ],
+      },
+      {
+        type: 'MultiLineString',
+        coordinates: [
+          [
+            [0, 10],
+            [1, 11],
+          ],
+          [
+            [2, 12],
+            [3, 13],
+          ],
+        ],
+      },
+      {
+        type: 'GeometryCollection',
+        geometries: [
+          { type: 'Point', coordinates: [20, 20] },
+          {
+            type: 'LineString',
+            coordinates: [
+              [21, 21],
+              [22, 22],
+            ],
+          },
+        ],
+      },
+      { type: 'Point', coordinates: [30, 30, 100] },
+      {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [40, 40],
+            [41, 40],
+            [41, 41],
+            [40, 40],
+          ],
+          [
+            [40.2, 40.1],
+            [40.3, 40.1],
+            [40.3, 40.2],
+            [40.2, 40.1],
+          ],
+        ],
+      },
+    ];
+    const features = geometries.map((geometry, k) => ({
+      type: 'Feature',
+      geometry,
+      properties: { k },
+    }));
+    const input = join(dir, 'mixed.geojson');
+    writeFileSync(input, JSON.stringify({ type: 'FeatureCollection', features }));
+    const out = join(dir, 'mixed.fgb');
+    expect((await quadkit(['index', input, '-o', out, '-q'])).code).toBe(0);
+    const want = sorted(features);
+    expect(sorted(await packageRead(out))).toEqual(want);
+    const all = await quadkit(['query', out, '--bbox', '-180,-90,180,90', '--format', 'ndjson']);
+    expect(sorted(lines(all.stdout))).toEqual(want);
+  });
+
   it('writes a valid file of no features from an empty collection', async () => {
     const file = join(dir, 'empty.geojson');
     writeFileSync(file, '{"type":"FeatureCollection","features":[]}');
