@@ -70,7 +70,7 @@ export async function writeFgb(path: string, gathered: Gathered, partial: string
     description: null,
     metadata: null,
   };
-  const headerBytes = buildHeader(header);
+  const headerBytes = buildHeader(header, gathered.hasZ);
   const treeBytes = count > 0 ? calcTreeSize(count, FGB_NODE_SIZE) : 0;
   const featuresAt = FGB_MAGIC.length + headerBytes.length + treeBytes;
   createNow(partial);
@@ -170,9 +170,9 @@ function packedTree(boxes: Float64Array, order: Uint32Array, offsets: Float64Arr
   return bytes;
 }
 
-// The header flatbuffer, size-prefixed: geometry type, columns, envelope, feature count, the
-// index's node size and the CRS (EPSG:4326, longitude/latitude, as GeoJSON).
-function buildHeader(header: HeaderMeta): Uint8Array {
+// The header flatbuffer, size-prefixed: geometry type, whether positions have heights, columns,
+// envelope, feature count, the index's node size and the CRS (EPSG:4326, longitude/latitude, as GeoJSON).
+function buildHeader(header: HeaderMeta, hasZ: boolean): Uint8Array {
   const builder = new flatbuffers.Builder(1024);
   const columns =
     header.columns !== null && header.columns.length > 0
@@ -197,6 +197,7 @@ function buildHeader(header: HeaderMeta): Uint8Array {
   Header.startHeader(builder);
   if (envelope !== 0) Header.addEnvelope(builder, envelope);
   Header.addGeometryType(builder, header.geometryType);
+  if (hasZ) Header.addHasZ(builder, true);
   if (columns !== 0) Header.addColumns(builder, columns);
   Header.addFeaturesCount(builder, BigInt(header.featuresCount));
   Header.addIndexNodeSize(builder, header.indexNodeSize);

@@ -56,6 +56,23 @@ function widen(a: ColumnKind, b: ColumnKind): ColumnKind {
   return 'json';
 }
 
+/** A GeoJSON geometry as the writers read it. */
+export type Geometry = { type: string; coordinates?: unknown; geometries?: Geometry[] };
+
+/**
+ * Whether a geometry's first position has a third value (a height).
+ * @param g - the geometry.
+ */
+export function hasHeight(g: Geometry): boolean {
+  if (g.type === 'GeometryCollection') {
+    const first = g.geometries?.[0];
+    return first !== undefined && hasHeight(first);
+  }
+  let c: unknown = g.coordinates;
+  while (Array.isArray(c) && Array.isArray(c[0])) c = c[0];
+  return Array.isArray(c) && c.length >= 3;
+}
+
 /** What one pass over the input gathered for a writer. */
 export interface Gathered {
   /** Number of features. */
@@ -70,6 +87,8 @@ export interface Gathered {
   columns: Columns;
   /** Their geometry types (`Point`, `Polygon`, ...). */
   geometryTypes: Set<string>;
+  /** Whether any has a height (a third value in its first position). */
+  hasZ: boolean;
 }
 
 /**

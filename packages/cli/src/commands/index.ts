@@ -7,7 +7,7 @@ import { access, open, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { StaticQuadtree } from 'quadkit';
 import { CliError } from '../errors.js';
-import { Columns } from '../gathered.js';
+import { Columns, type Geometry, hasHeight } from '../gathered.js';
 import { batches, type InputFlags, readWithProgress } from '../input.js';
 import type { Io } from '../io.js';
 import { checkBatch, featureBox } from '../shapes.js';
@@ -67,6 +67,7 @@ export async function runIndex(file: string, options: IndexOptions, io: Io): Pro
     let points = true;
     const columns = new Columns();
     const geometryTypes = new Set<string>();
+    let hasZ = false;
     try {
       const source = readWithProgress(file, options, 'indexing', io);
       for await (const { features, places } of batches(source)) {
@@ -80,6 +81,7 @@ export async function runIndex(file: string, options: IndexOptions, io: Io): Pro
           boxes.set(featureBox(feature, places[i]!), 4 * count);
           if (feature.geometry?.type !== 'Point') points = false;
           geometryTypes.add(feature.geometry!.type);
+          if (!hasZ) hasZ = hasHeight(feature.geometry as Geometry);
           columns.observe(feature.properties);
           const json = `${JSON.stringify(feature)}\n`;
           text += json;
@@ -99,6 +101,7 @@ export async function runIndex(file: string, options: IndexOptions, io: Io): Pro
       featureFile,
       columns,
       geometryTypes,
+      hasZ,
     };
     const partial = partialPath(options.output);
     if (format === '.fgb') {
