@@ -1,8 +1,9 @@
 // Reads FlatGeobuf files (https://flatgeobuf.org): whole, as a stream of features for the
 // commands that go through every feature, or by a box through the file's packed R-tree, reading
 // only the header, the tree's nodes on the way down and the features found. The `flatgeobuf`
-// package decodes the header and each feature; the reads by range are made here from a file
-// handle (its own range reader speaks HTTP, logs to the console and yields features out of order).
+// package decodes the header, and its table classes the features (fgb-decode.ts); the reads by
+// range are made here from a file handle (the package's range reader speaks HTTP, logs each step
+// with console.debug, which goes to standard output, and yields features out of order).
 import type { FileHandle } from 'node:fs/promises';
 import * as flatbuffers from 'flatbuffers';
 import { fromByteBuffer, type HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.js';
