@@ -1,16 +1,15 @@
 // Best-first nearest-neighbour search over the packed static tree (Hjaltason & Samet, "Distance
 // browsing in spatial databases", 1999): nodes in a min-heap by their key under the metric, the
-// k best items in a bounded max-heap (see queue.ts).
+// k best items in a bounded max-heap (see queue.ts). One kernel per metric family, each with
+// its own key function, so that every call site in a walk sees one function.
 
 import { boxDistanceSq } from '../geometry/rect.js';
+import { havBoxBound } from '../geometry/sphere.js';
 import type { PackedTree } from './packed.js';
 import { searchK } from './queue.js';
-import { boxKey, maxKey, NODE_SHADE, POINT } from './scan.js';
-import { scanNearest } from './scan-nearest.js';
-import { scanNearestPoints, squaredCut } from './scan-points.js';
-
-// The met keys of a search that makes no descent (a tree of boxes).
-const NO_KEYS = new Float64Array(0);
+import { boxKey, GEO, maxKey, NODE_SHADE, POINT } from './scan.js';
+import { planarCut, scanNearest, scanNearestGeo, scanNearestPlanar } from './scan-nearest.js';
+import { squaredCut } from './scan-points.js';
 
 /**
  * Writes to `tree.results` the answers (`tree.emit`: item indices or leaf positions) for the k
@@ -24,30 +23,33 @@ export function nearest(
   qi: number,
   k: number,
 ): number {
+  if (metric === POINT) return nearestPlanar(tree, q[qi]!, q[qi + 1]!, q[qi + 2]!, k);
+  if (metric === GEO) return nearestGeo(tree, q[qi]!, q[qi + 1]!, q[qi + 2]!, q[qi + 4]!, k);
+  return nearestKeyed(tree, metric, q, qi, k);
+}
+
+/**
+ * `nearest` under POINT: the k items nearest to (x, y) within `limit` (maxDistance). Nodes and
+ * items are compared by squared distances (no square root per node: 1M points, 1,000 queries,
+ * k = 1: 4.3 -> 3.9 ms) against `squaredCut` of the distances the search keeps; an item's square
+ * root is taken only when it may enter the k best. Boxes and points alike: no pass over the
+ * items to learn which they are.
+ */
+function nearestPlanar(tree: PackedTree, x: number, y: number, limit: number, k: number): number {
   const { boxes, levelEnd, nodeSize, queue, best } = tree;
-  const a = q[qi]!;
-  const b = q[qi + 1]!;
-  const c = q[qi + 2]!;
-  const d = q[qi + 3]!;
-  const limit = maxKey(metric, q, qi);
   queue.clear();
   best.reset(searchK(k, tree.numItems));
   if (k === 0 || tree.numItems === 0) return 0;
-  const points = metric === POINT && tree.allPoints();
-  // In a tree of points, nodes are keyed by their squared distance (no square root per node: 1M
-  // points, 1,000 queries, k = 1: 4.3 -> 3.9 ms), compared with squaredCut of the distances the
-  // search keeps. (In a tree of boxes that measured slower.) Otherwise by a shaded bound.
-  const cutLimit = points ? squaredCut(limit) : limit;
-  const root = levelEnd[levelEnd.length - 1]! - 1;
-  // In a tree of points, first a greedy descent to the nearest leaf group, scanned, so that the
-  // best-first walk starts with a bound and queues only the nodes within it (on the cities,
-  // k = 1: 80 -> 21 pushes per query). The children met on the way down keep their keys and
-  // start the walk, those within the bound, the path itself left out (its nodes' children are
-  // among them, and its leaf group is scanned): no node's key is computed twice.
-  let pos = root;
-  let l = points ? levelEnd.length - 1 : 0;
+  const cutLimit = squaredCut(limit);
+  // Phase 1: a greedy descent to the nearest leaf group, scanned, so that the best-first walk
+  // starts with a bound and queues only the nodes within it (on the cities, k = 1: 80 -> 21
+  // pushes per query). The children met on the way down keep their keys and start the walk,
+  // those within the bound, the path itself left out (its nodes' children are among them, and
+  // its leaf group is scanned): no node's key is computed twice.
+  let pos = levelEnd[levelEnd.length - 1]! - 1;
+  let l = levelEnd.length - 1;
   const metNodes = tree.stack;
-  const metKeys = points ? tree.descentKeys() : NO_KEYS;
+  const metKeys = tree.descentKeys();
   let met = 0;
   while (l > 1) {
     const first = tree.childRange(pos, l);
@@ -56,7 +58,8 @@ export function nearest(
     let nearKey = cutLimit;
     let nearAt = -1;
     for (let n = first; n < end; n++) {
-      const key = nodeKey(boxes, n, points, metric, a, b, c, d);
+      const j = 4 * n;
+      const key = boxDistanceSq(boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, x, y);
       metNodes[met] = n;
       metKeys[met++] = key;
       if (key <= nearKey) {
@@ -72,34 +75,30 @@ export function nearest(
     l--;
   }
   const greedy = l === 1 ? pos : -1;
-  if (greedy >= 0) scanGroup(tree, greedy, points, metric, q, qi, limit);
-  if (points) {
-    let bound = cutLimit;
-    if (best.full) bound = Math.min(bound, squaredCut(best.worst()));
-    for (let m = 0; m < met; m++) {
-      const n = metNodes[m]!;
-      if (n >= 0 && metKeys[m]! <= bound) queue.push(n, metKeys[m]!);
-    }
-  } else queue.push(root, 0);
+  if (greedy >= 0) scanPlanar(tree, greedy, x, y, limit);
+  // Phase 2: the nodes met on the way down, within the bound, start the queue.
+  let bound = planarCut(best, limit);
+  for (let m = 0; m < met; m++) {
+    const n = metNodes[m]!;
+    if (n >= 0 && metKeys[m]! <= bound) queue.push(n, metKeys[m]!);
+  }
+  // Phase 3: best-first, until no queued node can beat the k-th best.
   while (queue.length > 0) {
-    let bound = cutLimit;
-    if (best.full) {
-      const worst = best.worst();
-      bound = Math.min(bound, points ? squaredCut(worst) : worst);
-    }
+    bound = planarCut(best, limit);
     if (queue.peekKey() > bound) break;
     const pos = queue.pop();
     // The node's level, from the level bounds (a handful of levels).
     let l = 1;
     while (pos >= levelEnd[l]!) l++;
     if (l === 1) {
-      if (pos !== greedy) scanGroup(tree, pos, points, metric, q, qi, limit);
+      if (pos !== greedy) scanPlanar(tree, pos, x, y, limit);
       continue;
     }
     const first = tree.childRange(pos, l);
     const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
     for (let n = first; n < end; n++) {
-      const key = nodeKey(boxes, n, points, metric, a, b, c, d);
+      const j = 4 * n;
+      const key = boxDistanceSq(boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, x, y);
       if (key <= bound) queue.push(n, key);
     }
   }
@@ -107,39 +106,114 @@ export function nearest(
   return best.drain(tree.results);
 }
 
-// The key of node n: its squared distance in a tree of points (compared through squaredCut's
-// margin), else its key under the metric shaded by a few ulps, so that rounding never ranks a
-// node behind an item inside it.
-function nodeKey(
-  boxes: Float64Array,
-  n: number,
-  points: boolean,
-  metric: number,
-  a: number,
-  b: number,
-  c: number,
-  d: number,
-): number {
-  const j = 4 * n;
-  return points
-    ? boxDistanceSq(boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, a, b)
-    : boxKey(metric, boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, a, b, c, d) *
-        NODE_SHADE;
+// Offers the items of the level-1 node at `pos` to `tree.best` under POINT.
+function scanPlanar(tree: PackedTree, pos: number, x: number, y: number, limit: number): void {
+  const { boxes, emit, levelEnd, nodeSize, best } = tree;
+  const first = tree.childRange(pos, 1);
+  const end = Math.min(first + nodeSize, levelEnd[0]!);
+  scanNearestPlanar(boxes, emit, first, end, x, y, limit, best);
 }
 
-// Offers the items of the level-1 node at `pos` to `tree.best`.
-function scanGroup(
+/**
+ * `nearest` under GEO: the k items nearest to (lon, lat), whose cosine of latitude is `cosLat`,
+ * by the haversine of the central angle, up to `limit` (a haversine); nodes keyed by
+ * `havBoxBound` shaded by a few ulps. (A greedy first descent, as in `nearestPlanar`, measured
+ * no faster warm and slower cold: the bound keys cost sines at every level of the path.)
+ */
+function nearestGeo(
+  tree: PackedTree,
+  lon: number,
+  lat: number,
+  cosLat: number,
+  limit: number,
+  k: number,
+): number {
+  const { boxes, levelEnd, nodeSize, queue, best } = tree;
+  queue.clear();
+  best.reset(searchK(k, tree.numItems));
+  if (k === 0 || tree.numItems === 0) return 0;
+  queue.push(levelEnd[levelEnd.length - 1]! - 1, 0);
+  while (queue.length > 0) {
+    const bound = best.full && best.worst() < limit ? best.worst() : limit;
+    if (queue.peekKey() > bound) break;
+    const pos = queue.pop();
+    let l = 1;
+    while (pos >= levelEnd[l]!) l++;
+    if (l === 1) {
+      scanGeo(tree, pos, lon, lat, cosLat, limit);
+      continue;
+    }
+    const first = tree.childRange(pos, l);
+    const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
+    for (let n = first; n < end; n++) {
+      const j = 4 * n;
+      const key =
+        havBoxBound(lon, lat, cosLat, boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!) *
+        NODE_SHADE;
+      if (key <= bound) queue.push(n, key);
+    }
+  }
+  tree.room(tree.results, 0, best.length);
+  return best.drain(tree.results);
+}
+
+// Offers the items of the level-1 node at `pos` to `tree.best` under GEO.
+function scanGeo(
   tree: PackedTree,
   pos: number,
-  points: boolean,
-  metric: number,
-  q: Float64Array,
-  qi: number,
+  lon: number,
+  lat: number,
+  cosLat: number,
   limit: number,
 ): void {
   const { boxes, emit, levelEnd, nodeSize, best } = tree;
   const first = tree.childRange(pos, 1);
   const end = Math.min(first + nodeSize, levelEnd[0]!);
-  if (points) scanNearestPoints(boxes, emit, first, end, q[qi]!, q[qi + 1]!, limit, best);
-  else scanNearest(boxes, emit, first, end, metric, q, qi, best);
+  scanNearestGeo(boxes, emit, first, end, lon, lat, cosLat, limit, best);
+}
+
+/**
+ * `nearest` under the other metrics (RAY): nodes keyed by `boxKey` shaded by a few ulps,
+ * so that rounding never ranks a node behind an item inside it.
+ */
+function nearestKeyed(
+  tree: PackedTree,
+  metric: number,
+  q: Float64Array,
+  qi: number,
+  k: number,
+): number {
+  const { boxes, levelEnd, nodeSize, queue, best } = tree;
+  const a = q[qi]!;
+  const b = q[qi + 1]!;
+  const c = q[qi + 2]!;
+  const d = q[qi + 3]!;
+  const limit = maxKey(metric, q, qi);
+  queue.clear();
+  best.reset(searchK(k, tree.numItems));
+  if (k === 0 || tree.numItems === 0) return 0;
+  queue.push(levelEnd[levelEnd.length - 1]! - 1, 0);
+  while (queue.length > 0) {
+    const bound = best.full ? Math.min(limit, best.worst()) : limit;
+    if (queue.peekKey() > bound) break;
+    const pos = queue.pop();
+    let l = 1;
+    while (pos >= levelEnd[l]!) l++;
+    const first = tree.childRange(pos, l);
+    if (l === 1) {
+      const end = Math.min(first + nodeSize, levelEnd[0]!);
+      scanNearest(boxes, tree.emit, first, end, metric, q, qi, best);
+      continue;
+    }
+    const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
+    for (let n = first; n < end; n++) {
+      const j = 4 * n;
+      const key =
+        boxKey(metric, boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, a, b, c, d) *
+        NODE_SHADE;
+      if (key <= bound) queue.push(n, key);
+    }
+  }
+  tree.room(tree.results, 0, best.length);
+  return best.drain(tree.results);
 }
