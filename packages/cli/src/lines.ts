@@ -100,6 +100,77 @@ export async function* splitLines(file: string, chunk = 1 << 18): AsyncGenerator
   }
 }
 
+/** The lines a chunk of a file completed, as bytes: line k is `bytes` [starts[k], ends[k]). */
+export interface LineBytes {
+  /** The bytes that hold the lines. */
+  bytes: Buffer;
+  /** Where each line starts (after a byte order mark on the first). */
+  starts: number[];
+  /** Where each ends (its '\n', or the end of the bytes). */
+  ends: number[];
+  /** Their numbers. */
+  numbers: number[];
+  /** The byte offset in the file just after the last of them. */
+  end: number;
+}
+
+/**
+ * The lines of a file that hold more than white space as {@link splitLines} finds them, as
+ * bytes, not decoded.
+ * @param file - the file's path.
+ * @param chunk - the size of a read (default 256 KiB).
+ */
+export async function* splitLineBytes(file: string, chunk = 1 << 18): AsyncGenerator<LineBytes> {
+  const handle = await openToRead(file);
+  const chunks = chunksOf(handle, chunk);
+  try {
+    let carry: Buffer[] = [];
+    let line = 1;
+    let at = 0; // bytes read
+    for (;;) {
+      const next = await chunks.next();
+      const buffer = next.done ? Buffer.alloc(0) : next.value;
+      // The line begun in earlier chunks goes first.
+      const bytes = carry.length > 0 ? Buffer.concat([...carry, buffer]) : buffer;
+      const origin = at - (bytes.length - buffer.length); // the file offset of bytes[0]
+      carry = [];
+      at += buffer.length;
+      const out: LineBytes = { bytes, starts: [], ends: [], numbers: [], end: origin };
+      const take = (from: number, to: number) => {
+        // (A byte order mark before the first line, as JSON.parse refuses it.)
+        if (
+          line === 1 &&
+          bytes[from] === 0xef &&
+          bytes[from + 1] === 0xbb &&
+          bytes[from + 2] === 0xbf
+        )
+          from += 3;
+        if (!blank(bytes, from, to)) {
+          out.starts.push(from);
+          out.ends.push(to);
+          out.numbers.push(line);
+        }
+        line++;
+      };
+      let from = 0;
+      for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, from)) {
+        take(from, nl);
+        from = nl + 1;
+      }
+      out.end = origin + from;
+      if (buffer.length === 0) {
+        if (from < bytes.length) take(from, bytes.length);
+        out.end = at;
+      } else if (from < bytes.length) carry.push(bytes.subarray(from));
+      if (out.starts.length > 0) yield out;
+      if (buffer.length === 0) return;
+    }
+  } finally {
+    await chunks.return(undefined);
+    await handle.close();
+  }
+}
+
 // Whether bytes [from, to) are all white space (a line to skip).
 function blank(bytes: Buffer, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {

@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitCsv } from '../src/csv.js';
-import { splitLines } from '../src/lines.js';
+import { splitLineBytes, splitLines } from '../src/lines.js';
 
 let dir = '';
 let count = 0;
@@ -138,6 +138,21 @@ describe('splitLines', () => {
             }
             expect(texts).toEqual(want.map((w) => w.l));
             expect(numbers).toEqual(want.map((w) => w.n));
+            // The same lines as bytes, and how far into the file each run reaches.
+            const bytes: string[] = [];
+            const byteNumbers: number[] = [];
+            const file = write(text);
+            let end = 0;
+            for await (const got of splitLineBytes(file, chunk)) {
+              for (let k = 0; k < got.starts.length; k++)
+                bytes.push(got.bytes.toString('utf8', got.starts[k], got.ends[k]));
+              byteNumbers.push(...got.numbers);
+              expect(got.end).toBeGreaterThan(end);
+              end = got.end;
+            }
+            expect(bytes).toEqual(texts);
+            expect(byteNumbers).toEqual(numbers);
+            expect(end).toBeLessThanOrEqual(Buffer.byteLength(text));
           }
         },
       ),

@@ -258,6 +258,26 @@ describe('quadkit join POINTS POLYGONS', () => {
     );
   });
 
+  it('reads NDJSON points with a byte order mark, \\r\\n line ends, blank and indented lines', async () => {
+    const polygonFile = polygonsFile(grid());
+    const [a, b] = pointFeatures([
+      [1, 1],
+      [-5, 3],
+    ]).map((f) => JSON.stringify(f));
+    const file = write('odd.ndjson', `\uFEFF${a}\r\n\r\n   ${b}\r\n  \n${a}`);
+    const run = await quadkit(['join', file, polygonFile, '--property', 'id', '-f', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(lines(run.stdout).map((f) => f.properties.polygon_id)).toEqual([
+      firstHolding(grid(), 1, 1),
+      firstHolding(grid(), -5, 3),
+      firstHolding(grid(), 1, 1),
+    ]);
+    const bad = write('bad.ndjson', `${a}\n{"type":"Feature"\n`);
+    const failed = await quadkit(['join', bad, polygonFile, '--count']);
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toContain(`${bad}:2: not valid JSON`);
+  });
+
   it('writes a tagged FeatureCollection that JSON.parse reads, with 0 and 1 points', async () => {
     const polygonFile = polygonsFile(grid());
     for (const points of [[], [[1, 1]]] as [number, number][][]) {

@@ -23,6 +23,7 @@ import {
   readWithProgress,
 } from '../input.js';
 import type { Io } from '../io.js';
+import { splitLineBytes } from '../lines.js';
 import { featureWriter, type OutputFormat } from '../output.js';
 import { PointBytes } from '../point-bytes.js';
 import { progress } from '../progress.js';
@@ -131,7 +132,7 @@ function tagged(feature: Feature, as: string, value: unknown): Feature {
 }
 
 // The points counted, or also written tagged to `out`: read from their bytes when the file is
-// GeoJSON on disk, else through the readers every command uses.
+// GeoJSON or NDJSON on disk, else through the readers every command uses.
 async function countOrTag(
   file: string,
   flags: InputFlags,
@@ -139,8 +140,9 @@ async function countOrTag(
   join: Join,
   out: JsonOut | null,
 ): Promise<void> {
-  if (file !== STDIN && (await bytesReadable(file, flags))) {
-    const done = await joinBytes(file, flags, io, join, out);
+  const format = file === STDIN ? null : await bytesFormat(file, flags);
+  if (format !== null) {
+    const done = await joinBytes(file, format, flags, io, join, out);
     if (done) return out?.end();
   }
   for await (const run of readWithProgress(file, flags, 'joining', io)) {
@@ -153,22 +155,52 @@ async function countOrTag(
   return out?.end();
 }
 
-// Whether the file is read as GeoJSON and starts as one (else the readers say what is wrong).
-async function bytesReadable(file: string, flags: InputFlags): Promise<boolean> {
-  if (flags.lon !== undefined || flags.lat !== undefined) return false;
+// The format of a file whose points can be read from their bytes (GeoJSON or NDJSON), else
+// null (the readers take it, and say what is wrong with it).
+async function bytesFormat(file: string, flags: InputFlags): Promise<'geojson' | 'ndjson' | null> {
+  if (flags.lon !== undefined || flags.lat !== undefined) return null;
   try {
-    if ((flags.inputFormat ?? (await detectFormat(file))) !== 'geojson') return false;
+    const format = flags.inputFormat ?? (await detectFormat(file));
+    return format === 'geojson' || format === 'ndjson' ? format : null;
   } catch {
-    return false;
+    return null;
   }
-  return true;
 }
 
-// The points of a GeoJSON file from their bytes. Returns false when the file holds one
+// A file's elements (GeoJSON) or lines (NDJSON) as bytes, a chunk's worth at a time: element k
+// is bytes [starts[k], ends[k]); `place(k)` names it. Null: a GeoJSON document that is one
+// feature, not an array of them.
+async function* elements(
+  file: string,
+  format: 'geojson' | 'ndjson',
+): AsyncGenerator<{
+  bytes: Uint8Array;
+  starts: number[];
+  ends: number[];
+  place: (k: number) => string;
+  end: number;
+} | null> {
+  if (format === 'ndjson') {
+    for await (const run of splitLineBytes(file))
+      yield { ...run, place: (k) => `${file}:${run.numbers[k]}` };
+    return;
+  }
+  for await (const split of splitGeojson(file, undefined, true)) {
+    if (split.path === null) {
+      yield null;
+      return;
+    }
+    const place = (k: number) => `${file}: ${split.path}[${split.first + k}]`;
+    yield { ...split.raw!, place, end: split.end };
+  }
+}
+
+// The points of a GeoJSON or NDJSON file from their bytes. Returns false when the file holds one
 // document rather than an array of features (nothing was counted or written: the readers take
 // it); an error is the one the readers give.
 async function joinBytes(
   file: string,
+  format: 'geojson' | 'ndjson',
   flags: InputFlags,
   io: Io,
   join: Join,
@@ -189,9 +221,9 @@ async function joinBytes(
   };
   const key = Buffer.from(JSON.stringify(join.as));
   try {
-    for await (const split of splitGeojson(file, undefined, true)) {
-      if (split.path === null) return false;
-      const { bytes, starts, ends } = split.raw!;
+    for await (const run of elements(file, format)) {
+      if (run === null) return false;
+      const { bytes, starts, ends } = run;
       for (let k = 0; k < starts.length; k++) {
         const from = starts[k]!;
         const to = ends[k]!;
@@ -202,13 +234,13 @@ async function joinBytes(
           continue;
         }
         // Any other form: parsed and checked whole.
-        const where = `${file}: ${split.path}[${split.first + k}]`;
+        const where = run.place(k);
         const feature = await parsed(bytes, from, to, where, file, flags);
         const found = lookUp(join, feature, where);
         if (out !== null) out.text(JSON.stringify(tagged(feature, join.as, join.tag(found))));
       }
       if (out !== null) await out.drain();
-      bar.update(split.end);
+      bar.update(run.end);
     }
   } catch (e) {
     throw e instanceof CliError ? await readersError(file, flags, e) : e;
