@@ -195,13 +195,15 @@ async function* readDisk(file: string, options: ReadOptions): AsyncGenerator<Sou
   // A file that cannot be read, or a folder, is named first (a folder opens, then fails on its
   // first read, which the streams below report too late or not at all).
   await (await openToRead(file)).close();
-  // FlatGeobuf files are read by fgb.ts; GeoParquet is written, not read.
+  // FlatGeobuf files are read by fgb.ts; GeoParquet is written, not read. Known by the name's
+  // extension, or by the first bytes (standard input has no name).
   const ext = extname(file).toLowerCase();
-  if (options.format === undefined && ext === '.fgb') {
+  const binary = options.format === undefined ? await binaryKind(file, ext) : null;
+  if (binary === 'fgb') {
     yield* (await import('./fgb.js')).readFgb(file, options.onBytes);
     return;
   }
-  if (options.format === undefined && ext === '.parquet')
+  if (binary === 'parquet')
     throw new CliError(
       `${file}: GeoParquet is written by quadkit index, not read; give GeoJSON, NDJSON, CSV or FlatGeobuf`,
     );
@@ -288,6 +290,23 @@ function documentFeature(file: string, value: unknown): Sourced {
 function checkGeojsonStart(file: string, first: string): void {
   if (first !== '{' && first !== '[')
     throw new CliError(`${file}: not a GeoJSON file (it starts with ${JSON.stringify(first)})`);
+}
+
+// 'fgb' or 'parquet' for a FlatGeobuf or Parquet file (by its extension, else by its magic
+// bytes: "fgb" 3 "fgb", or "PAR1"), else null.
+async function binaryKind(file: string, ext: string): Promise<'fgb' | 'parquet' | null> {
+  if (ext === '.fgb') return 'fgb';
+  if (ext === '.parquet') return 'parquet';
+  const handle = await openToRead(file);
+  try {
+    const head = Buffer.alloc(8);
+    const { bytesRead } = await handle.read(head, 0, 8, 0);
+    const text = head.subarray(0, bytesRead).toString('latin1');
+    if (bytesRead >= 7 && text.startsWith('fgb') && text.slice(4, 7) === 'fgb') return 'fgb';
+    return text.startsWith('PAR1') ? 'parquet' : null;
+  } finally {
+    await handle.close();
+  }
 }
 
 async function firstChar(file: string): Promise<string> {

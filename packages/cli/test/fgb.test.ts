@@ -218,6 +218,20 @@ describe('quadkit index -o FILE.fgb', () => {
 });
 
 describe('quadkit query FILE.fgb', () => {
+  it('query - reads a FlatGeobuf piped in, known by its first bytes; a Parquet file piped in is refused', async () => {
+    const arg = ['--bbox', '-10,35,30,60', '-f', 'ndjson'];
+    const piped = await quadkit(['query', '-', ...arg], readFileSync(citiesFgb));
+    expect(piped.code, piped.stderr).toBe(0);
+    const named = await quadkit(['query', citiesFgb, ...arg]);
+    expect(piped.stdout.length).toBeGreaterThan(0);
+    expect(piped.stdout).toBe(named.stdout);
+    const parquet = await quadkit(['query', '-', ...arg], Buffer.from('PAR1\0\0\0\0PAR1'));
+    expect(parquet.code).toBe(1);
+    expect(parquet.stderr).toMatch(
+      /^quadkit: stdin: GeoParquet is written by quadkit index, not read/,
+    );
+  });
+
   // A box (west > east crosses 180°) and the cities in it, by brute force.
   const inBox = (c: City, [w, s, e, n]: number[]) =>
     c.lat >= s! &&
