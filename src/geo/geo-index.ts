@@ -13,7 +13,7 @@ import {
   maxDistanceOf,
 } from '../validate.js';
 import { type Feature, type GeoInput, type Parts, readGeoJson } from './geojson.js';
-import { EARTH_RADIUS_KM, filterAndRadius, geoNearestInto } from './great-circle.js';
+import { EARTH_RADIUS_KM, filterArgument, geoNearestInto, radiusArgument } from './great-circle.js';
 import { AT_POINT, IN_BOX, IN_CIRCLE, ON_SEGMENT, partDistance, partMeets } from './parts.js';
 
 /** What `GeoIndex.toJSON()` gives: a summary, never the features. */
@@ -172,7 +172,8 @@ export class GeoIndex<P = Record<string, unknown> | null> {
     radius?: number,
   ): FeatureHit<P>[] {
     checkCount('k', k);
-    const [filter, r] = filterAndRadius('GeoIndex.geoNearest', filterOrRadius, radius);
+    const r = radiusArgument('GeoIndex.geoNearest', filterOrRadius, radius);
+    const filter = filterArgument(filterOrRadius);
     if (k === 0) return [];
     const keep = this.partFilter(filter);
     const { parts, tree } = this;

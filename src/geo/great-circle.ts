@@ -24,8 +24,8 @@ const RAD = Math.PI / 180;
 
 // The GEO query numbers: lon, lat, cos(lat), unused, largest haversine kept (see scan.ts).
 const Q = new Float64Array(5);
-// The distances of `geoNearest`'s answers (it returns only the items).
-const DISTANCES: number[] = [];
+// The haversines of `geoNearest`'s answers (it returns only the items).
+const HAVS: number[] = [];
 
 /**
  * The great-circle distance between two lon/lat points in degrees, by the haversine formula, on a
@@ -82,16 +82,8 @@ export function geoNearestInto<T>(
   radius = EARTH_RADIUS_KM,
   filter?: (item: T) => unknown,
 ): number {
-  checkQuery(lon, lat, radius);
-  checkCount('k', k);
+  const n = geoSearch(index, lon, lat, k, maxDistance, items, distances, radius, filter);
   const limit = maxDistanceOf(maxDistance);
-  Q[0] = lon;
-  Q[1] = lat;
-  Q[2] = Math.cos(lat * RAD);
-  // The walk keeps haversines up to that of maxDistance, loosened for rounding; answers beyond
-  // maxDistance once in distance units (the farthest, so the last) are cut below.
-  Q[4] = havOfDistance(limit, radius) * (1 + 1e-12) + 1e-15;
-  const n = index.bestFirstInto(GEO, Q, k, items, distances, filter);
   let kept = 0;
   while (kept < n) {
     const d = distanceOfHav(distances[kept]!, radius);
@@ -99,6 +91,31 @@ export function geoNearestInto<T>(
     distances[kept++] = d;
   }
   return kept;
+}
+
+// The search of `geoNearestInto`: writes the items to `items` and the haversines of their
+// central angles to `havs` (from index 0), and returns how many; the last ones may be beyond
+// maxDistance once in distance units (the walk's limit is loosened for rounding).
+function geoSearch<T>(
+  index: QueryIndex<T>,
+  lon: number,
+  lat: number,
+  k: number,
+  maxDistance: number | null | undefined,
+  items: T[],
+  havs: Float64Array | number[],
+  radius: number,
+  filter: ((item: T) => unknown) | undefined,
+): number {
+  checkQuery(lon, lat, radius);
+  checkCount('k', k);
+  const limit = maxDistanceOf(maxDistance);
+  Q[0] = lon;
+  Q[1] = lat;
+  Q[2] = Math.cos(lat * RAD);
+  // The walk keeps haversines up to that of maxDistance, loosened for rounding.
+  Q[4] = havOfDistance(limit, radius) * (1 + 1e-12) + 1e-15;
+  return index.bestFirstInto(GEO, Q, k, items, havs, filter);
 }
 
 /**
@@ -181,39 +198,59 @@ export function geoNearest<T>(
   radius?: number,
 ): T[] {
   checkCount('k', k);
-  const [filter, r] = filterAndRadius('geoNearest', filterOrRadius, radius);
+  const r = radiusArgument('geoNearest', filterOrRadius, radius);
+  const filter = filterArgument(filterOrRadius);
   // The answer grows as the search writes it, never sized from k or the index (a radius query,
-  // k = Infinity, finds a few items of many); the distances go to a scratch kept for the next
+  // k = Infinity, finds a few items of many); the haversines go to a scratch kept for the next
   // call, as long as the longest answer so far (a filter's own geoNearest calls finish before
   // this search writes it).
   const items: T[] = [];
-  const n = geoNearestInto(index, lon, lat, k, maxDistance, items, DISTANCES, r, filter);
+  const radiusOf = r ?? EARTH_RADIUS_KM;
+  let n = geoSearch(index, lon, lat, k, maxDistance, items, HAVS, radiusOf, filter);
+  // Only the items, nearest first: no distance per answer, but those beyond maxDistance in
+  // distance units (the last ones, if any) are cut, as geoNearestInto cuts them (geoWithin, 243
+  // answers a query on the cities: 243 -> 1 or 2 asin per query).
+  const limit = maxDistanceOf(maxDistance);
+  if (limit < Number.POSITIVE_INFINITY) {
+    while (n > 0 && distanceOfHav(HAVS[n - 1]!, radiusOf) > limit) n--;
+  }
   items.length = n;
   return items;
 }
 
 /**
- * The filter and the radius of a `geoNearest` call whose argument after `maxDistance` is the
- * radius (as before filters) or the filter (as geokdbush's `around` takes it), then the radius.
+ * The radius of a `geoNearest` call whose argument after `maxDistance` is the radius (as before
+ * filters) or the filter (as geokdbush's `around` takes it), then the radius; checks that
+ * argument (a number, a function or undefined). The filter is that argument when it is not a
+ * number (see `filterArgument`). No array per call, as a [filter, radius] pair would take.
  * @param method - the method, for the error message.
  * @param filterOrRadius - that argument.
  * @param radius - the argument after it.
  * @internal
  */
-export function filterAndRadius<F extends (...args: never[]) => unknown>(
+export function radiusArgument(
   method: string,
-  filterOrRadius: F | number | undefined,
+  filterOrRadius: ((...args: never[]) => unknown) | number | undefined,
   radius: number | undefined,
-): [F | undefined, number | undefined] {
+): number | undefined {
   if (typeof filterOrRadius === 'number') {
     if (radius !== undefined)
       throw new InvalidTypeError(
         `quadkit: ${method} got a radius twice (${filterOrRadius} and ${radius}); pass (…, k, maxDistance, filter, radius)`,
       );
-    return [undefined, filterOrRadius];
+    return filterOrRadius;
   }
   if (filterOrRadius !== undefined) checkFunction('filter', filterOrRadius);
-  return [filterOrRadius, radius];
+  return radius;
+}
+
+/**
+ * The filter of a call whose `filterOrRadius` argument `radiusArgument` checked: that argument
+ * unless it is the radius.
+ * @internal
+ */
+export function filterArgument<F>(filterOrRadius: F | number | undefined): F | undefined {
+  return typeof filterOrRadius === 'number' ? undefined : filterOrRadius;
 }
 
 /**

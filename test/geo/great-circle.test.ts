@@ -35,6 +35,14 @@ function bruteKm(lon1: number, lat1: number, lon2: number, lat2: number, r: numb
   return 2 * r * Math.asin(Math.sqrt(Math.min(bruteHav(lon1, lat1, lon2, lat2), 1)));
 }
 
+// The double next to x >= 0 towards +Infinity (step 1) or 0 (step -1).
+function ulpStep(x: number, step: 1 | -1): number {
+  if (x === 0) return step > 0 ? Number.MIN_VALUE : 0;
+  const bits = new BigInt64Array(new Float64Array([x]).buffer);
+  bits[0]! += BigInt(step);
+  return new Float64Array(bits.buffer)[0]!;
+}
+
 // Every point within maxKm, nearest first (by the haversine, a finer order than the rounded
 // km), equal haversines by index: the first k. Remembered per point set and query, as every
 // index under test asks the same queries.
@@ -219,6 +227,25 @@ describe('geoNearest at the poles and the antimeridian', () => {
         const all = geoNearest(index, lon, lat, Number.POSITIVE_INFINITY, km);
         expect(all).toEqual(geoWithin(index, lon, lat, km));
         expect(all).toEqual(bruteNearest(pts, lon, lat, pts.length, km).map((e) => e.id));
+      }
+    });
+
+    it(`${name}: geoNearest and geoWithin stop at maxDistance where geoNearestInto does, at an item's own distance and an ulp either side`, () => {
+      const rng = mulberry32(12);
+      const ids: number[] = [];
+      const dist: number[] = [];
+      for (let t = 0; t < 40; t++) {
+        const [lon, lat] = queryPoint(rng);
+        // The distance geoNearestInto reports for the 1st to 30th nearest item.
+        const n = geoNearestInto(index, lon, lat, randInt(rng, 1, 30), null, ids, dist);
+        const edge = dist[n - 1]!;
+        for (const km of [ulpStep(edge, -1), edge, ulpStep(edge, 1)]) {
+          const m = geoNearestInto(index, lon, lat, Number.POSITIVE_INFINITY, km, ids, dist);
+          const want = ids.slice(0, m);
+          expect(geoNearest(index, lon, lat, Number.POSITIVE_INFINITY, km)).toEqual(want);
+          expect(geoWithin(index, lon, lat, km)).toEqual(want);
+          expect(geoNearest(index, lon, lat, 3, km)).toEqual(want.slice(0, 3));
+        }
       }
     });
 
