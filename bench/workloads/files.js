@@ -485,8 +485,7 @@ async function joinTable(dir, quick) {
     notes.push(
       `quadkit join --count into the 1:10m countries, points as NDJSON: 10M points (${(statSync(big).size / 1e6).toFixed(0)} MB) ` +
         `${(ten.ms / 1000).toFixed(1)} s, peak RSS ${ten.mb.toFixed(0)} MB; 1M points ${(one.ms / 1000).toFixed(1)} s, ` +
-        `peak RSS ${one.mb.toFixed(0)} MB. (What grows is garbage V8 has not yet collected: with --max-old-space-size=128 ` +
-        'the 1M run peaks at about 190 MB.)',
+        `peak RSS ${one.mb.toFixed(0)} MB.`,
     );
   }
   if (ms.note) notes.push(ms.note);
