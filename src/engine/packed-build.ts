@@ -40,6 +40,8 @@ export interface BoxSource {
   ): boolean;
   /** The boxes of every `step`-th item and of the last, packed in one array. */
   sample(step: number): Float64Array;
+  /** True when every box is a point by construction (a source of points): nothing to scan for it. */
+  readonly points?: boolean;
 }
 
 /** Bytes of the buffer's header. */

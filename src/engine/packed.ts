@@ -153,6 +153,7 @@ export class PackedTree {
     const data = shared ? new SharedArrayBuffer(byteSize(nodes)) : new ArrayBuffer(byteSize(nodes));
     const tree = new PackedTree(data, n, nodeSize);
     const ranks = rank ?? new Uint32Array(n);
+    if (source.points === true) tree.pointLeaves = 1;
     return fillTree(source, sizes, nodeSize, bounds, tree.boxes, tree.indices, ranks) ? tree : null;
   }
 
@@ -280,7 +281,8 @@ export class PackedTree {
     return searchShape(this, shape, q, qi);
   }
 
-  // Whether every leaf box is a point (minX === maxX, minY === maxY), found once by a scan.
+  // Whether every leaf box is a point (minX === maxX, minY === maxY): known from a source of
+  // points, else found once by a scan.
   allPoints(): boolean {
     if (this.pointLeaves < 0) {
       const { boxes, numItems } = this;

@@ -1,10 +1,9 @@
 // The scan kernels for entries whose boxes are points (minX === maxX, minY === maxY), the fast
-// paths of trees over points: circle and nearest scans decided by squared distances, no square
-// root per entry (the shared kernels, and the conventions they follow, are in scan.ts).
+// paths of trees over points: circle scans decided by squared distances, no square root per
+// entry (the shared kernels, and the conventions they follow, are in scan.ts).
 
-import { boxDistance, boxIntersectsCircle } from '../geometry/rect.js';
-import type { KBest } from './queue.js';
-import { beyondKey, POINT, POSITIONS, withinKey } from './scan.js';
+import { boxIntersectsCircle } from '../geometry/rect.js';
+import { POSITIONS } from './scan.js';
 
 // The squared distance from (x, y) of entry e, a point (its box's min corner): the value
 // `boxDistanceSq` gives for its box.
@@ -48,45 +47,6 @@ export function scanCirclePoints(
     if ((+(d2 < lo) | +(d2 > hi)) === 0 && pointBoxIn(box, e, x, y, r)) n++;
   }
   return n;
-}
-
-/**
- * `scanNearest` (scan-nearest.ts) under POINT for entries whose boxes are points, query point
- * (x, y), keys up to `limit`: an entry whose squared distance is clearly beyond the current k-th
- * best (or the limit) is passed over without its square root; the others are keyed by
- * `boxDistance` as there.
- */
-export function scanNearestPoints(
-  box: Float64Array,
-  slot: Int32Array,
-  from: number,
-  to: number,
-  x: number,
-  y: number,
-  limit: number,
-  best: KBest,
-): void {
-  let cut = pointCut(best, limit);
-  const within = withinKey(POINT, limit);
-  const beyond = beyondKey(POINT, limit);
-  for (let e = from; e < to; e++) {
-    if (pointDistanceSq(box, e, x, y) > cut) continue;
-    const px = box[4 * e]!;
-    const py = box[4 * e + 1]!;
-    let key = boxDistance(px, py, px, py, x, y);
-    if (key > within) {
-      // Near maxDistance: decided exactly, as in scanNearest.
-      if (key > beyond || !pointBoxIn(box, e, x, y, limit)) continue;
-      if (key > limit) key = limit;
-    }
-    best.offer(slot === POSITIONS ? e : slot[e]!, key);
-    cut = pointCut(best, limit);
-  }
-}
-
-// A squared distance beyond which no entry can enter `best` (nor pass `limit`).
-function pointCut(best: KBest, limit: number): number {
-  return squaredCut(best.full && best.worst() < limit ? best.worst() : limit);
 }
 
 /**

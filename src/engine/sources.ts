@@ -76,6 +76,7 @@ export function pointSource(points: ArrayLike<number>, n: number): BoxSource {
     return buffer;
   };
   return {
+    points: true,
     n,
     // (Points are checked as they are read: every box is good.)
     pass: (grid, keys, counts, seen, rank, boxes, shift) => {
