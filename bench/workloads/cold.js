@@ -210,7 +210,7 @@ export async function run({ quick, quadkit, part }) {
       `${queries}. Cold: the first pass of 1,000 queries after the first build in a fresh Node ` +
       'process (a build row: the first build); warm: a pass after at least ' +
       `${warmMs} ms of warm-up passes in the same process, the median of three (a build row: ` +
-      'a build after three warm-up builds, a full collection and a 100 ms pause). Each ' +
+      'a build after three warm-up builds). Each ' +
       `measurement in a process of its own, one library per process, ${rounds === 1 ? 'once' : `${rounds} times, the measurements taking turns; each cell the median of the ${rounds}`}. ` +
       'Object rows: the items as the user’s objects, built from and answered as objects (flatbush ' +
       'and kdbush add() from the objects, their answers mapped back to the objects); typed rows: ' +
