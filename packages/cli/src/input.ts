@@ -12,6 +12,7 @@ import { splitLines } from './lines.js';
 import { decimal } from './numbers.js';
 import { progress } from './progress.js';
 import { QK_MAGIC } from './qk-magic.js';
+import type { Place } from './shapes.js';
 import { STDIN, STDIN_NAME, spoolStdin } from './stdin.js';
 
 /** A GeoJSON feature as read from a file (validated later, by the index that takes it). */
@@ -24,8 +25,8 @@ export interface Feature {
 
 /** A feature and where it came from: `features[12]`, `line 13`. */
 export interface Sourced {
-  feature: Feature;
-  where: string;
+  readonly feature: Feature;
+  readonly where: string;
 }
 
 /** Input formats the command reads. */
@@ -341,21 +342,19 @@ async function* readCsv(
         lat = columns.lastIndexOf(latName);
         continue;
       }
-      const where = `${file}:${lines[r]}`;
+      const line = lines[r]!;
       if (row.length !== columns.length)
         throw new CliError(
-          `${where}: ${row.length} ${row.length === 1 ? 'field' : 'fields'}, but the header has ${columns.length} columns`,
+          `${file}:${line}: ${row.length} ${row.length === 1 ? 'field' : 'fields'}, but the header has ${columns.length} columns`,
         );
-      const x = parseCoordinate(row[lon], columns[lon]!, where, 180);
-      const y = parseCoordinate(row[lat], columns[lat]!, where, 90);
+      const x = parseCoordinate(row[lon], columns[lon]!, file, line, 180);
+      const y = parseCoordinate(row[lat], columns[lat]!, file, line, 90);
       const properties: Record<string, unknown> = {};
       for (let c = 0; c < columns.length; c++)
         if (columns[c] !== columns[lon] && columns[c] !== columns[lat])
           properties[columns[c]!] = row[c];
-      run.push({
-        feature: { type: 'Feature', geometry: { type: 'Point', coordinates: [x, y] }, properties },
-        where,
-      });
+      const point = { type: 'Point', coordinates: [x, y] };
+      run.push(new CsvRow({ type: 'Feature', geometry: point, properties }, file, line));
     }
     yield run;
     options.onBytes?.(end);
@@ -387,21 +386,37 @@ function pickColumn(
   );
 }
 
-// The number in a coordinate column, in [-limit, limit] (180 for longitude, 90 for latitude).
+// A CSV row's feature and place, `file:line`, made into text only when asked (for a message):
+// a text per row cost a million-row file about as much as the rest of its reading.
+class CsvRow implements Sourced {
+  constructor(
+    readonly feature: Feature,
+    private readonly file: string,
+    private readonly line: number,
+  ) {}
+
+  get where(): string {
+    return `${this.file}:${this.line}`;
+  }
+}
+
+// The number in a coordinate column, in [-limit, limit] (180 for longitude, 90 for latitude),
+// of line `line` of `file`.
 function parseCoordinate(
   text: string | undefined,
   column: string,
-  where: string,
+  file: string,
+  line: number,
   limit: number,
 ): number {
   const value = text === undefined ? Number.NaN : decimal(text.trim());
   if (!Number.isFinite(value))
     throw new CliError(
-      `${where}: column "${column}" must be a number, got ${JSON.stringify(text)}`,
+      `${file}:${line}: column "${column}" must be a number, got ${JSON.stringify(text)}`,
     );
   if (!(Math.abs(value) <= limit))
     throw new CliError(
-      `${where}: column "${column}" must be in [-${limit}, ${limit}] (${limit === 90 ? 'a latitude' : 'a longitude'} in degrees), got ${text}`,
+      `${file}:${line}: column "${column}" must be in [-${limit}, ${limit}] (${limit === 90 ? 'a latitude' : 'a longitude'} in degrees), got ${text}`,
     );
   return value;
 }
@@ -494,13 +509,13 @@ function kind(value: unknown): string {
 export async function* batches(
   source: AsyncIterable<Sourced[]>,
   size = 4096,
-): AsyncGenerator<{ features: Feature[]; places: string[] }> {
+): AsyncGenerator<{ features: Feature[]; places: Place[] }> {
   let features: Feature[] = [];
-  let places: string[] = [];
+  let places: Place[] = [];
   for await (const run of source) {
-    for (const { feature, where } of run) {
-      features.push(feature);
-      places.push(where);
+    for (const sourced of run) {
+      features.push(sourced.feature);
+      places.push(sourced);
       if (features.length === size) {
         yield { features, places };
         features = [];

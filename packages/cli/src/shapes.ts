@@ -7,11 +7,22 @@ import { type Feature as GeoFeature, GeoIndex, geoNearestInto, haversine } from 
 import { CliError } from './errors.js';
 import type { Feature } from './input.js';
 
+/**
+ * Where a feature came from, for messages: the text (`cities.ndjson:13`), or a record that makes
+ * it when asked (a CSV row's, so that a million rows make no million strings).
+ */
+export type Place = string | { readonly where: string };
+
+/** The text of a place. */
+export function placeText(place: Place | undefined): string {
+  return place === undefined ? '' : typeof place === 'string' ? place : place.where;
+}
+
 /** A checked batch of features: the library's index over them and where each came from. */
 export interface Batch {
   index: GeoIndex;
   features: Feature[];
-  places: string[];
+  places: readonly Place[];
 }
 
 /**
@@ -20,14 +31,14 @@ export interface Batch {
  * @param features - the features.
  * @param places - where each came from (`cities.ndjson:13`).
  */
-export function checkBatch(features: Feature[], places: string[]): Batch {
+export function checkBatch(features: Feature[], places: readonly Place[]): Batch {
   try {
     return { index: GeoIndex.from(features as unknown as GeoFeature[]), features, places };
   } catch (e) {
     const message = (e as Error).message.replace(/^quadkit: /, '');
     const at = /features\[(\d+)\]\.?/.exec(message);
     if (at === null || !(e instanceof TypeError || e instanceof RangeError)) throw e;
-    const place = places[Number(at[1])] ?? '';
+    const place = placeText(places[Number(at[1])]);
     throw new CliError(`${place}: ${message.replace(at[0], '')}`);
   }
 }
@@ -70,7 +81,7 @@ export function firstContaining(batch: Batch, lon: number, lat: number, out: num
  * @param feature - a feature that passed {@link checkBatch}.
  * @param place - where it came from.
  */
-export function featureBox(feature: Feature, place: string): [number, number, number, number] {
+export function featureBox(feature: Feature, place: Place): [number, number, number, number] {
   const box: [number, number, number, number] = [
     Number.POSITIVE_INFINITY,
     Number.POSITIVE_INFINITY,
@@ -95,7 +106,9 @@ export function featureBox(feature: Feature, place: string): [number, number, nu
     }
   }
   if (!(box[0] <= box[2]))
-    throw new CliError(`${place}: the feature has no coordinates (a null or empty geometry)`);
+    throw new CliError(
+      `${placeText(place)}: the feature has no coordinates (a null or empty geometry)`,
+    );
   return box;
 }
 
@@ -105,7 +118,7 @@ export function featureBox(feature: Feature, place: string): [number, number, nu
  * @param place - where it came from.
  * @param why - what needs points.
  */
-export function pointOf(feature: Feature, place: string, why: string): [number, number] {
+export function pointOf(feature: Feature, place: Place, why: string): [number, number] {
   const g = feature.geometry;
   const c = g?.coordinates as unknown[] | undefined;
   if (
@@ -114,12 +127,14 @@ export function pointOf(feature: Feature, place: string, why: string): [number, 
     typeof c[0] !== 'number' ||
     typeof c[1] !== 'number'
   )
-    throw new CliError(`${place}: ${why}, got ${g === null ? 'a null geometry' : `a ${g?.type}`}`);
+    throw new CliError(
+      `${placeText(place)}: ${why}, got ${g === null ? 'a null geometry' : `a ${g?.type}`}`,
+    );
   const lon = c[0];
   const lat = c[1];
   if (!Number.isFinite(lon) || !(lat >= -90 && lat <= 90))
     throw new CliError(
-      `${place}: a point needs a finite longitude and a latitude in [-90, 90], got [${lon}, ${lat}]`,
+      `${placeText(place)}: a point needs a finite longitude and a latitude in [-90, 90], got [${lon}, ${lat}]`,
     );
   return [lon, lat];
 }

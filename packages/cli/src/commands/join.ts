@@ -27,7 +27,7 @@ import { splitLineBytes } from '../lines.js';
 import { featureWriter, type OutputFormat } from '../output.js';
 import { PointBytes } from '../point-bytes.js';
 import { progress } from '../progress.js';
-import { type Batch, checkBatch, firstContaining, pointOf } from '../shapes.js';
+import { type Batch, checkBatch, firstContaining, type Place, pointOf } from '../shapes.js';
 import { displayName, STDIN } from '../stdin.js';
 
 /** Options of `quadkit join`. */
@@ -56,10 +56,10 @@ export async function runJoin(
 ): Promise<void> {
   // The polygons: read whole into an index (they are the small side of a join).
   const polygons: Feature[] = [];
-  const places: string[] = [];
-  for await (const { feature, where } of readFeatures(polygonsFile, { stdin: io.stdin })) {
-    polygons.push(feature);
-    places.push(where);
+  const places: Place[] = [];
+  for await (const sourced of readFeatures(polygonsFile, { stdin: io.stdin })) {
+    polygons.push(sourced.feature);
+    places.push(sourced);
   }
   const index = checkBatch(polygons, places);
   const property =
@@ -86,8 +86,9 @@ export async function runJoin(
   else if (options.format === 'csv') {
     const writer = featureWriter(io.stdout, 'csv', { fullPrecision });
     for await (const run of readWithProgress(pointsFile, options, 'joining', io)) {
-      for (const { feature, where } of run) {
-        const found = lookUp(join, feature, where);
+      for (const sourced of run) {
+        const { feature } = sourced;
+        const found = lookUp(join, feature, sourced);
         await writer.write(tagged(feature, as, tag(found)));
       }
     }
@@ -118,8 +119,8 @@ interface Join {
 const scratch: number[] = [];
 
 // The polygon of a parsed point feature (-1: none), counted.
-function lookUp(join: Join, feature: Feature, where: string): number {
-  const [lon, lat] = pointOf(feature, where, WHY);
+function lookUp(join: Join, feature: Feature, place: Place): number {
+  const [lon, lat] = pointOf(feature, place, WHY);
   const found = firstContaining(join.index, lon, lat, scratch);
   if (found >= 0) join.counts[found]!++;
   return found;
@@ -146,8 +147,9 @@ async function countOrTag(
     if (done) return out?.end();
   }
   for await (const run of readWithProgress(file, flags, 'joining', io)) {
-    for (const { feature, where } of run) {
-      const found = lookUp(join, feature, where);
+    for (const sourced of run) {
+      const { feature } = sourced;
+      const found = lookUp(join, feature, sourced);
       if (out !== null) out.text(JSON.stringify(tagged(feature, join.as, join.tag(found))));
     }
     if (out !== null) await out.drain();
@@ -295,7 +297,7 @@ async function readersError(file: string, flags: InputFlags, fallback: Error): P
   try {
     const options = { format: flags.inputFormat, lon: flags.lon, lat: flags.lat };
     for await (const run of readRuns(file, options))
-      for (const { feature, where } of run) pointOf(feature, where, WHY);
+      for (const sourced of run) pointOf(sourced.feature, sourced, WHY);
   } catch (e) {
     return e as Error;
   }

@@ -183,8 +183,9 @@ async function queryStream(
     return;
   }
   for await (const run of source) {
-    for (const { feature, where } of run) {
-      const at = pointOf(feature, where, '--near and --within need point features');
+    for (const sourced of run) {
+      const { feature } = sourced;
+      const at = pointOf(feature, sourced, '--near and --within need point features');
       const distance = greatCircleKm(query.lon, query.lat, at[0], at[1]);
       order++;
       if (distance > query.maxKm) continue;
