@@ -12,7 +12,7 @@ import { splitLines } from './lines.js';
 import { decimal } from './numbers.js';
 import { progress } from './progress.js';
 import { QK_MAGIC } from './qk-magic.js';
-import type { Place } from './shapes.js';
+import { type Place, placeText } from './shapes.js';
 import { STDIN, STDIN_NAME, spoolStdin } from './stdin.js';
 
 /** A GeoJSON feature as read from a file (validated later, by the index that takes it). */
@@ -27,6 +27,24 @@ export interface Feature {
 export interface Sourced {
   readonly feature: Feature;
   readonly where: string;
+}
+
+// A feature read from a file and its place there, line `at` (`path` null: NDJSON, CSV) or
+// element `at` of the array at `path` (GeoJSON), made into text only when asked, for a message:
+// a text per feature cost a million-row CSV file about as much as the rest of its reading.
+class Row implements Sourced {
+  feature!: Feature;
+  constructor(
+    private readonly file: string,
+    private readonly path: string | null,
+    private readonly at: number,
+  ) {}
+
+  get where(): string {
+    return this.path === null
+      ? `${this.file}:${this.at}`
+      : `${this.file}: ${this.path}[${this.at}]`;
+  }
 }
 
 /** Input formats the command reads. */
@@ -234,14 +252,15 @@ async function* readNdjson(
   for await (const { texts, numbers, end } of splitLines(file)) {
     const run: Sourced[] = [];
     for (let i = 0; i < texts.length; i++) {
-      const where = `${file}:${numbers[i]}`;
       let value: unknown;
       try {
         value = JSON.parse(texts[i]!);
       } catch (e) {
-        throw new CliError(`${where}: not valid JSON (${(e as Error).message})`);
+        throw new CliError(`${file}:${numbers[i]}: not valid JSON (${(e as Error).message})`);
       }
-      run.push({ feature: asFeature(value, where), where });
+      const row = new Row(file, null, numbers[i]!);
+      row.feature = asFeature(value, row);
+      run.push(row);
     }
     yield run;
     onBytes?.(end);
@@ -263,8 +282,9 @@ async function* readGeojson(
     }
     const run: Sourced[] = new Array(values.length);
     for (let j = 0; j < values.length; j++) {
-      const where = `${file}: ${path}[${first + j}]`;
-      run[j] = { feature: asFeature(values[j], where), where };
+      const row = new Row(file, path, first + j);
+      row.feature = asFeature(values[j], row);
+      run[j] = row;
     }
     yield run;
     onBytes?.(end);
@@ -353,8 +373,13 @@ async function* readCsv(
       for (let c = 0; c < columns.length; c++)
         if (columns[c] !== columns[lon] && columns[c] !== columns[lat])
           properties[columns[c]!] = row[c];
-      const point = { type: 'Point', coordinates: [x, y] };
-      run.push(new CsvRow({ type: 'Feature', geometry: point, properties }, file, line));
+      const sourced = new Row(file, null, line);
+      sourced.feature = {
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [x, y] },
+        properties,
+      };
+      run.push(sourced);
     }
     yield run;
     options.onBytes?.(end);
@@ -384,20 +409,6 @@ function pickColumn(
     `${file}: no ${what} column found (looked for ${names.join(', ')}); name it with ${flag} ` +
       `(the columns are ${columns.join(', ')})`,
   );
-}
-
-// A CSV row's feature and place, `file:line`, made into text only when asked (for a message):
-// a text per row cost a million-row file about as much as the rest of its reading.
-class CsvRow implements Sourced {
-  constructor(
-    readonly feature: Feature,
-    private readonly file: string,
-    private readonly line: number,
-  ) {}
-
-  get where(): string {
-    return `${this.file}:${this.line}`;
-  }
 }
 
 // The number in a coordinate column, in [-limit, limit] (180 for longitude, 90 for latitude),
@@ -455,10 +466,10 @@ async function sniffDelimiter(file: string): Promise<string> {
 // outside [-180, 180] or a latitude outside [-90, 90] (the commands measure great circles and
 // tiles in degrees; a latitude of 91 would be read as 89). Anything not a position array is left
 // to the library's checks.
-function checkLonLat(geometry: unknown, where: string): void {
+function checkLonLat(geometry: unknown, place: Place): void {
   if (geometry === null || typeof geometry !== 'object') return;
   const g = geometry as { coordinates?: unknown; geometries?: unknown };
-  if (Array.isArray(g.geometries)) for (const part of g.geometries) checkLonLat(part, where);
+  if (Array.isArray(g.geometries)) for (const part of g.geometries) checkLonLat(part, place);
   const stack: unknown[] = [g.coordinates];
   while (stack.length > 0) {
     const c = stack.pop();
@@ -467,7 +478,7 @@ function checkLonLat(geometry: unknown, where: string): void {
       const [x, y] = c as number[];
       if (!(Math.abs(x!) <= 180 && Math.abs(y!) <= 90) && Number.isFinite(x) && Number.isFinite(y))
         throw new CliError(
-          `${where}: position [${x}, ${y}] is off the globe (longitude in [-180, 180], latitude in [-90, 90])`,
+          `${placeText(place)}: position [${x}, ${y}] is off the globe (longitude in [-180, 180], latitude in [-90, 90])`,
         );
       continue;
     }
@@ -476,22 +487,24 @@ function checkLonLat(geometry: unknown, where: string): void {
 }
 
 // A feature, or a bare geometry wrapped in one; anything else is an error naming the place.
-function asFeature(value: unknown, where: string): Feature {
+function asFeature(value: unknown, place: Place): Feature {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new CliError(`${where}: expected a GeoJSON feature or geometry, got ${kind(value)}`);
+    throw new CliError(
+      `${placeText(place)}: expected a GeoJSON feature or geometry, got ${kind(value)}`,
+    );
   const type = (value as { type?: unknown }).type;
   if (type === 'Feature') {
     const f = value as Feature;
     if (f.properties === undefined) f.properties = null;
-    checkLonLat((f as { geometry?: unknown }).geometry, where);
+    checkLonLat((f as { geometry?: unknown }).geometry, place);
     return f;
   }
   if (typeof type === 'string' && type !== 'FeatureCollection') {
-    checkLonLat(value, where);
+    checkLonLat(value, place);
     return { type: 'Feature', geometry: value as Feature['geometry'], properties: null };
   }
   throw new CliError(
-    `${where}: expected a GeoJSON feature or geometry, got type ${JSON.stringify(type)}`,
+    `${placeText(place)}: expected a GeoJSON feature or geometry, got type ${JSON.stringify(type)}`,
   );
 }
 
