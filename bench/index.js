@@ -8,8 +8,10 @@
 //   node bench/readme.js           the README's performance tables from latest.json (npm run bench:readme)
 //   node bench/index.js frame      only the workloads whose id contains "frame"
 //   (ids: insert, load, query, frame, dynamic, depth, static, doors, memory, mesh, raycast, force,
-//   cluster, geo, batch, cold)
-//   node bench/index.js cold       the cold and warm tables only (about 8 minutes)
+//   cluster, geo, batch, cold, files)
+//   node bench/index.js cold       the cold and warm tables only (about 12 minutes)
+//   node bench/index.js files      the files tables only (reading MB/s, joins; installs mapshaper
+//                                  into a cache folder outside the project when missing)
 //
 // A workload may export `parts({ quick })`: then `run` is called once per part (`run({ part })`)
 // and each part gets a table of its own (dynamic: one per N).
@@ -25,6 +27,7 @@ import * as batch from './workloads/batch.js';
 import * as cluster from './workloads/cluster.js';
 import * as cold from './workloads/cold.js';
 import * as depth from './workloads/depth.js';
+import * as files from './workloads/files.js';
 import * as doors from './workloads/doors.js';
 import * as dynamic from './workloads/dynamic.js';
 import * as force from './workloads/force.js';
@@ -57,6 +60,7 @@ const WORKLOADS = [
   geo,
   batch,
   cold,
+  files,
 ];
 
 async function main() {
