@@ -419,6 +419,66 @@ export function readmeRows(json) {
   );
   P(`| detect-collisions \`System.raycast\` | ${f3(rc('detect-collisions raycast'))} |`);
   P(`| linear scan (slab test per box) | ${f3(rc('linear scan'))} |`);
+  for (const row of fileRows(json)) P(row);
+  return out;
+}
+
+/** The rows of the reading table, in order: the run's row names (bench/workloads/files.js). */
+const READING = [
+  'quadkit, points GeoJSON',
+  'quadkit, points NDJSON',
+  'quadkit, points CSV',
+  'quadkit, points FlatGeobuf',
+  'JSON.parse of the whole text, points GeoJSON',
+  'mapshaper -i -info, points GeoJSON',
+  'quadkit, countries GeoJSON',
+  'quadkit, countries NDJSON',
+  'JSON.parse of the whole text, countries GeoJSON',
+  'mapshaper -i -info, countries GeoJSON',
+];
+/** The rows of the join table and the keys of its cases. */
+const JOINERS = ['quadkit join', 'mapshaper 0.7.70 -join', 'flatbush + turf booleanPointInPolygon'];
+const JOIN_CASES = ['110mc', '110mt', '10mc', '10mt'];
+
+// The files tables: MB/s of a read pass over each file, then `quadkit join` beside mapshaper and
+// flatbush + turf (seconds; ≈ marks a peer's time scaled from a part of the points), the speed-up
+// over the faster peer, and each tool's peak RSS over the four joins. A row the run lacks (a peer
+// that could not be installed) prints dashes.
+function fileRows(json) {
+  const out = [];
+  const table = (id) => json.results.find((r) => r.id === id);
+  const cell = (x, digits) => (typeof x === 'number' ? fixed(x, digits) : '—');
+  const reading = table('files-reading');
+  for (const name of READING) {
+    const v = reading?.rows.find((r) => r.name === name)?.values;
+    const label = name.startsWith('quadkit') ? `**${name}**` : name;
+    out.push(
+      `| ${label} | ${cell(v?.mb, 0)} | ${cell(v?.seconds, 2)} | ${cell(v?.rate, 1)} | ` +
+        `${cell(typeof v?.perFeature === 'number' ? v.perFeature : null, 2)} |`,
+    );
+  }
+  const joined = table('files-join');
+  const valuesOf = (name) => joined?.rows.find((r) => r.name === name)?.values;
+  const seconds = (x) => {
+    const ms = num(x);
+    if (ms === null) return '—';
+    return `${x?.note ? '≈ ' : ''}${f3(ms / 1000)}`;
+  };
+  for (const name of JOINERS) {
+    const v = valuesOf(name);
+    const rss = JOIN_CASES.map((k) => num(v?.[`${k}Rss`])).filter((x) => x !== null);
+    const rssCell = rss.length ? `${whole(Math.min(...rss))}–${whole(Math.max(...rss))}` : '—';
+    const label = name === 'quadkit join' ? `**${name}**` : name;
+    out.push(`| ${label} | ${JOIN_CASES.map((k) => seconds(v?.[k])).join(' | ')} | ${rssCell} |`);
+  }
+  const speedups = JOIN_CASES.map((k) => {
+    const q = num(valuesOf('quadkit join')?.[k]);
+    const peers = JOINERS.slice(1)
+      .map((name) => num(valuesOf(name)?.[k]))
+      .filter((x) => x !== null);
+    return q === null || !peers.length ? '—' : `${one(Math.min(...peers) / q)}×`;
+  });
+  out.push(`| quadkit's speed-up over the faster peer | ${speedups.join(' | ')} | |`);
   return out;
 }
 
