@@ -364,8 +364,7 @@ export function mapViews(pts, n, seed) {
 
 /**
  * The user's objects of n items with boxes `mm` ([minX, minY, maxX, maxY] * n): `{ x, y, width,
- * height }`, or `{ x, y }` for points (the objects of static-objects.js's makeObjects, here for the
- * cold tables' child processes, which must load no library but the one they measure).
+ * height }`, or `{ x, y }` for points.
  */
 export function itemObjects(mm, n, points) {
   const objects = new Array(n);

@@ -6,7 +6,7 @@
 // libraries in one process, and each cell is the median of the runs.
 
 import Supercluster from 'supercluster';
-import { cityPoints, mulberry32 } from '../data.js';
+import { cityPoints, mulberry32, pointFeatures } from '../data.js';
 import { gc, median, now, sink } from '../measure.js';
 
 export const id = 'cluster';
@@ -16,19 +16,6 @@ export function parts() {
 }
 
 const WORLD = [-180, -90, 180, 90];
-
-function features(coords) {
-  const n = coords.length / 2;
-  const out = new Array(n);
-  for (let i = 0; i < n; i++) {
-    out[i] = {
-      type: 'Feature',
-      properties: { i },
-      geometry: { type: 'Point', coordinates: [coords[2 * i], coords[2 * i + 1]] },
-    };
-  }
-  return out;
-}
 
 function uniformLngLat(n, seed) {
   const rnd = mulberry32(seed);
@@ -56,7 +43,7 @@ function once(make, points) {
 export async function run({ quick, quadkit, part }) {
   const cities = part === 'cities';
   const n = cities ? 0 : quick ? 100_000 : 1_000_000;
-  const points = features(cities ? cityPoints() : uniformLngLat(n, 42));
+  const points = pointFeatures(cities ? cityPoints() : uniformLngLat(n, 42));
   const libs = [['supercluster', false, () => new Supercluster({})]];
   if (quadkit) {
     const { Clusterer } = await import('../../dist/cluster/index.js');

@@ -13,6 +13,7 @@
 import {
   CITIES_WORLD,
   cityPoints,
+  itemObjects,
   mulberry32,
   queryRadius,
   queryWindows,
@@ -20,7 +21,7 @@ import {
   randomPoints,
 } from '../data.js';
 import { gc, median, now, sink } from '../measure.js';
-import { makeObjects, rectQuery } from './static-objects.js';
+import { rectQuery } from './static-objects.js';
 
 export const id = 'doors';
 
@@ -254,7 +255,7 @@ export function run({ quick, quadkit, part, split }) {
     mm.set([x, y, x + w, y + h], 4 * i);
     pxy.set([x, y], 2 * i);
   }
-  const objects = makeObjects(mm, n, points);
+  const objects = itemObjects(mm, n, points);
   const indexOf = new Map(objects.map((o, i) => [o, i]));
   const q = queriesOf(mm, n, nQ, world);
 

@@ -35,17 +35,6 @@ export function rectQuery(call) {
   };
 }
 
-/** The objects of n boxes (min/max per box in `mm`) or points, one per item. */
-export function makeObjects(mm, n, points) {
-  const objects = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const x = mm[4 * i];
-    const y = mm[4 * i + 1];
-    objects[i] = points ? { x, y } : { x, y, width: mm[4 * i + 2] - x, height: mm[4 * i + 3] - y };
-  }
-  return objects;
-}
-
 /**
  * Adds the object rows to a static suite: `measure(name, isQuadkit, build, queries, note)` as in
  * static.js, `windowQuery(k, search)` and `pointQuery(fn)` its query drivers, `rbushQueries` the

@@ -13,6 +13,7 @@ import knn from 'rbush-knn';
 import {
   CITIES_WORLD,
   cityPoints,
+  itemObjects,
   mulberry32,
   queryRadius,
   queryWindows,
@@ -20,7 +21,7 @@ import {
   randomPoints,
 } from '../data.js';
 import { gc, now, repeat, settle, sink } from '../measure.js';
-import { makeObjects, objectRows, rectQuery } from './static-objects.js';
+import { objectRows, rectQuery } from './static-objects.js';
 
 export const id = 'static';
 
@@ -261,7 +262,7 @@ function suite({ quadkit, boxes, points, nQueries, runs, warmMs, buildRuns, worl
   if (doors) {
     objectRows({
       quadkit,
-      objects: makeObjects(mm, n, points),
+      objects: itemObjects(mm, n, points),
       points,
       radius,
       measure: measureQueries,
