@@ -89,6 +89,8 @@ export class GeojsonSplitter {
   private cutDepth = 1;
   private inString = false;
   private escaped = false;
+  // Inside an element that is an object: only braces counted (see skipObject).
+  private inObject = false;
   private base = 0; // offset of the current chunk
   private buf: Uint8Array = new Uint8Array(0);
   private carry: Uint8Array[] = []; // bytes from cutStart up to the current chunk
@@ -157,6 +159,12 @@ export class GeojsonSplitter {
         continue;
       }
       if (depth > cut) {
+        if (this.inObject) {
+          i = this.skipObject(i, depth, cut);
+          depth = this.depth;
+          inString = this.inString;
+          continue;
+        }
         const k = CLASS[c]!;
         if (k === 0) continue;
         if (k === QUOTE) inString = true;
@@ -274,8 +282,10 @@ export class GeojsonSplitter {
               if (this.base + i - this.cutStart >= BATCH) this.flush();
             }
           } else if (c === 0x22) inString = true;
-          else if (c === 0x7b || c === 0x5b) depth++;
-          else if (c === 0x7d)
+          else if (c === 0x7b || c === 0x5b) {
+            depth++;
+            this.inObject = c === 0x7b;
+          } else if (c === 0x7d)
             this.fail(i, `not valid JSON: expected ',' or ']' in ${this.name(this.index)}`);
           break;
         default:
@@ -293,6 +303,65 @@ export class GeojsonSplitter {
     return this.out;
   }
 
+  // Moves through an element that is an object, from byte i of the chunk (not in a string, at
+  // `depth` > `cut`), to the '}' that closes it or to the chunk's end, by native searches for '"',
+  // '{' and '}' alone: brackets need no count inside an object, which ends at its matching '}'
+  // (in a text that is not valid JSON the run cut here fails to parse, and the element is named).
+  // Coordinates, most of a polygon's bytes, hold none of the three. Leaves depth, inString and
+  // escaped in the fields; returns the index of the last byte looked at.
+  private skipObject(i: number, depth: number, cut: number): number {
+    const chunk = this.buf;
+    const n = chunk.length;
+    this.inString = false;
+    let quote = chunk.indexOf(0x22, i);
+    let open = chunk.indexOf(0x7b, i);
+    let close = chunk.indexOf(0x7d, i);
+    if (quote < 0) quote = n;
+    if (open < 0) open = n;
+    if (close < 0) close = n;
+    for (;;) {
+      if (quote < open && quote < close) {
+        // A string: to its closing quote, one not escaped (an even run of backslashes before it).
+        let e = chunk.indexOf(0x22, quote + 1);
+        for (; e >= 0; e = chunk.indexOf(0x22, e + 1)) {
+          let b = e - 1;
+          while (chunk[b] === 0x5c) b--;
+          if ((e - 1 - b) % 2 === 0) break;
+        }
+        if (e < 0) {
+          // The string goes on in the next chunk (after an escape, if the chunk ends in one).
+          let b = n - 1;
+          while (b > quote && chunk[b] === 0x5c) b--;
+          this.escaped = (n - 1 - b) % 2 === 1;
+          this.inString = true;
+          this.depth = depth;
+          return n - 1;
+        }
+        quote = chunk.indexOf(0x22, e + 1);
+        if (quote < 0) quote = n;
+        if (open < e) open = chunk.indexOf(0x7b, e + 1);
+        if (open < 0) open = n;
+        if (close < e) close = chunk.indexOf(0x7d, e + 1);
+        if (close < 0) close = n;
+      } else if (open < close) {
+        depth++;
+        open = chunk.indexOf(0x7b, open + 1);
+        if (open < 0) open = n;
+      } else if (close < n) {
+        if (--depth === cut) {
+          this.inObject = false;
+          this.depth = depth;
+          return close;
+        }
+        close = chunk.indexOf(0x7d, close + 1);
+        if (close < 0) close = n;
+      } else {
+        this.depth = depth;
+        return n - 1;
+      }
+    }
+  }
+
   /** Ends the scan at the end of the file and returns the values completed. */
   end(): Split[] {
     this.out = [];
@@ -304,6 +373,8 @@ export class GeojsonSplitter {
         throw new CliError(`${this.file}: not a GeoJSON file (it holds no JSON value)`);
       case IN_ELEMENT: {
         const start = this.starts.at(-1)!;
+        // After its closing brace: an element whose brackets do not match is named by its fault.
+        if (this.depth === this.cutDepth) this.parse(start, this.base, this.name(this.index));
         throw at(`${this.name(this.index)}, which starts at byte ${start}`);
       }
       case ELEMENT:

@@ -470,20 +470,33 @@ function checkLonLat(geometry: unknown, place: Place): void {
   if (geometry === null || typeof geometry !== 'object') return;
   const g = geometry as { coordinates?: unknown; geometries?: unknown };
   if (Array.isArray(g.geometries)) for (const part of g.geometries) checkLonLat(part, place);
-  const stack: unknown[] = [g.coordinates];
-  while (stack.length > 0) {
-    const c = stack.pop();
-    if (!Array.isArray(c)) continue;
-    if (typeof c[0] === 'number') {
-      const [x, y] = c as number[];
-      if (!(Math.abs(x!) <= 180 && Math.abs(y!) <= 90) && Number.isFinite(x) && Number.isFinite(y))
-        throw new CliError(
-          `${placeText(place)}: position [${x}, ${y}] is off the globe (longitude in [-180, 180], latitude in [-90, 90])`,
-        );
-      continue;
-    }
-    for (const inner of c) stack.push(inner);
+  checkPositions(g.coordinates, place);
+}
+
+// The positions in nested arrays of any depth (a polygon's rings: one loop over each ring's
+// positions, not a stack of every position).
+function checkPositions(c: unknown, place: Place): void {
+  if (!Array.isArray(c)) return;
+  if (typeof c[0] === 'number') {
+    checkPosition(c, place);
+    return;
   }
+  for (let i = 0; i < c.length; i++) {
+    const p: unknown = c[i];
+    if (Array.isArray(p) && typeof p[0] === 'number') {
+      const x = p[0] as number;
+      const y = p[1] as number;
+      if (!(Math.abs(x) <= 180 && Math.abs(y) <= 90)) checkPosition(p, place);
+    } else checkPositions(p, place);
+  }
+}
+
+function checkPosition(c: unknown[], place: Place): void {
+  const [x, y] = c as number[];
+  if (!(Math.abs(x!) <= 180 && Math.abs(y!) <= 90) && Number.isFinite(x) && Number.isFinite(y))
+    throw new CliError(
+      `${placeText(place)}: position [${x}, ${y}] is off the globe (longitude in [-180, 180], latitude in [-90, 90])`,
+    );
 }
 
 // A feature, or a bare geometry wrapped in one; anything else is an error naming the place.

@@ -15,16 +15,23 @@ interface Read {
   document: unknown;
 }
 
-// Runs the splitter over `bytes` cut into chunks of `size` bytes (a second pass when it asks).
-function split(bytes: Uint8Array, size: number): Read {
+// Runs the splitter over `bytes` cut into chunks of `size` bytes (a second pass when it asks);
+// `raw`: the elements given as bytes (every one found by the scan), parsed here.
+function split(bytes: Uint8Array, size: number, raw = false): Read {
   let known: KnownType | null = null;
   for (;;) {
     const read: Read = { elements: [], document: undefined };
-    const splitter = new GeojsonSplitter('f.geojson', known);
+    const splitter = new GeojsonSplitter('f.geojson', known, raw);
     const take = (splits: ReturnType<GeojsonSplitter['end']>) => {
       for (const s of splits) {
         if (s.path === null) read.document = s.values[0];
-        else
+        else if (s.raw !== undefined) {
+          const { bytes: b, starts, ends } = s.raw;
+          starts.forEach((start, j) => {
+            const value: unknown = JSON.parse(Buffer.from(b.subarray(start, ends[j])).toString());
+            read.elements.push({ where: `${s.path}[${s.first + j}]`, value });
+          });
+        } else
           s.values.forEach((value, j) => {
             read.elements.push({ where: `${s.path}[${s.first + j}]`, value });
           });
@@ -165,13 +172,14 @@ for (const f of features) {
 const whole = `${head}${features.join(',\n')}\n]}`;
 
 describe('GeojsonSplitter', () => {
-  it('gives what JSON.parse of the whole text gives, in chunks of 1 to 7 bytes and larger', () => {
+  it('gives what JSON.parse of the whole text gives, in chunks of 1 to 7 bytes and larger, parsed or raw', () => {
     fc.assert(
       fc.property(
         text,
         fc.oneof(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 8, max: 4096 })),
-        (t, size) => {
-          expect(split(bytesOf(t), size)).toEqual(expected(t));
+        fc.boolean(),
+        (t, size, raw) => {
+          expect(split(bytesOf(t), size, raw)).toEqual(expected(t));
         },
       ),
       { numRuns: 400 },
@@ -196,7 +204,7 @@ describe('GeojsonSplitter', () => {
     const t = `\uFEFF${JSON.stringify(doc, null, 2).replace('é', '\\u00e9')}`;
     const bytes = bytesOf(t);
     for (let size = 1; size <= bytes.length + 1; size++)
-      expect(split(bytes, size)).toEqual(expected(t));
+      for (const raw of [false, true]) expect(split(bytes, size, raw)).toEqual(expected(t));
   });
 
   it('gives the same for features larger than a run of parsing, and strings that look like an end', () => {
@@ -206,7 +214,7 @@ describe('GeojsonSplitter', () => {
     for (const t of [JSON.stringify(doc), JSON.stringify(doc, null, 1)]) {
       const bytes = bytesOf(t);
       for (const size of [1000, 70_000, 1 << 18, 1 << 20])
-        expect(split(bytes, size)).toEqual(expected(t));
+        for (const raw of [false, true]) expect(split(bytes, size, raw)).toEqual(expected(t));
     }
   });
 
@@ -270,9 +278,15 @@ describe('GeojsonSplitter', () => {
       /expected features\[1\], got "\]" at byte 43$/,
     );
     expect(error(bytesOf('{"type" "FeatureCollection"}'), 2)).toMatch(/expected ':' after "type"/);
-    expect(error(bytesOf('{"type":"FeatureCollection","features":[{]}'), 2)).toMatch(
-      /expected ',' or '\]' in features\[0\] at byte 42$/,
-    );
+    // (An object's end is found by its braces; the bracket that does not match is named.)
+    for (const size of [2, 1 << 10]) {
+      expect(error(bytesOf('{"type":"FeatureCollection","features":[{]}'), size)).toMatch(
+        /features\[0\], which starts at byte 40: not valid JSON \(.* at byte 41\)$/,
+      );
+      expect(error(bytesOf('{"type":"FeatureCollection","features":[{]},{}]}'), size)).toMatch(
+        /features\[0\], which starts at byte 40: not valid JSON \(.* at byte 41\)$/,
+      );
+    }
   });
 });
 
