@@ -2,10 +2,13 @@
 // geometry as WKB (decoded here by a reader of its own), the bbox and quadkey of each feature
 // equal to an oracle, rows in Hilbert order of their boxes' centres (the key computed here by the
 // textbook algorithm), row groups that each cover a compact region, and `geo` metadata as
-// GeoParquet 1.1 asks; a bad input leaves no file.
+// GeoParquet 1.1 asks; a bad input leaves no file. DuckDB reads the same files as GeoParquet:
+// its geometry type from the `geo` metadata, every row as written, and a box filter on the
+// bbox covering that its row-group statistics can prune.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { lonLatToQuadkey } from 'quadkit/geo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -313,5 +316,99 @@ describe('quadkit index -o FILE.parquet', () => {
     const far = await quadkit(['index', files.csv, '-o', join(dir, 'x.parquet'), '--zoom', '31']);
     expect(far.code).toBe(1);
     expect(far.stderr).toMatch(/expected a whole zoom from 0 to 30, got "31"/);
+  });
+});
+
+// Rows as DuckDB reads them (WKB as bytes, the bbox struct as an object), and the type it gives
+// the geometry column.
+async function readDuckdb(file: string, where = 'true') {
+  const db = await DuckDBInstance.create(':memory:');
+  const connection = await db.connect();
+  try {
+    const read = `read_parquet('${file.replaceAll("'", "''")}')`;
+    const reader = await connection.runAndReadAll(`select * from ${read} where ${where}`);
+    const rows = reader.getRowObjectsJS() as unknown as Row[];
+    const types = await connection.runAndReadAll(`select typeof(geometry) from ${read} limit 1`);
+    // The row groups whose bbox statistics admit the filter (min of xmin, max of xmax, ...).
+    const groups = await connection.runAndReadAll(
+      `select row_group_id, path_in_schema, stats_min_value, stats_max_value from parquet_metadata('${file.replaceAll("'", "''")}') where path_in_schema like 'bbox, %'`,
+    );
+    return {
+      rows,
+      type: String(types.getRows()[0]?.[0]),
+      stats: groups.getRowObjectsJS() as {
+        row_group_id: bigint;
+        path_in_schema: string;
+        stats_min_value: string;
+        stats_max_value: string;
+      }[],
+    };
+  } finally {
+    connection.closeSync();
+    db.closeSync();
+  }
+}
+
+describe('quadkit index -o FILE.parquet, read by DuckDB', () => {
+  it('DuckDB types the geometry column from the geo metadata and reads every row as written', async () => {
+    const cityFile = join(dir, 'duck-cities.parquet');
+    expect((await quadkit(['index', files.geojson, '-o', cityFile, '-q'])).code).toBe(0);
+    const points = await readDuckdb(cityFile);
+    expect(points.type).toBe("GEOMETRY('OGC:CRS84')");
+    checkRows(points.rows, cities.map(cityFeature), 12);
+    const countryFile = join(dir, 'duck-countries.parquet');
+    expect((await quadkit(['index', files.countries, '-o', countryFile, '-q'])).code).toBe(0);
+    const input = countries().map((f) => ({ geometry: f.geometry, properties: f.properties }));
+    checkRows((await readDuckdb(countryFile)).rows, input, 12);
+  });
+
+  it('a box filter on the bbox covering gives the brute-force answer, and few row groups admit it', async () => {
+    let seed = 5;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const xy = Array.from({ length: 20_000 }, () => [360 * random() - 180, 170 * random() - 85]);
+    const file = join(dir, 'duck-many.ndjson');
+    writeFileSync(
+      file,
+      xy
+        .map(([x, y], i) =>
+          JSON.stringify({
+            type: 'Feature',
+            geometry: { type: 'Point', coordinates: [x, y] },
+            properties: { i },
+          }),
+        )
+        .join('\n'),
+    );
+    const out = join(dir, 'duck-many.parquet');
+    expect((await quadkit(['index', file, '-o', out, '-q', '--row-group', '1000'])).code).toBe(0);
+    for (let q = 0; q < 5; q++) {
+      const [x0, y0] = [340 * random() - 170, 150 * random() - 75];
+      const [x1, y1] = [x0 + 10, y0 + 10];
+      const where = `bbox.xmin <= ${x1} and bbox.xmax >= ${x0} and bbox.ymin <= ${y1} and bbox.ymax >= ${y0}`;
+      const { rows, stats } = await readDuckdb(out, where);
+      const want = xy
+        .map(([x, y], i) => (x! <= x1 && x! >= x0 && y! <= y1 && y! >= y0 ? i : -1))
+        .filter((i) => i >= 0);
+      expect(rows.map((r) => r.i as number).sort((a, b) => a - b)).toEqual(want);
+      // Each group's box from its statistics; those that meet the query box are all a reader
+      // must open (20 groups in Hilbert order: a 10° box meets a few; in input order, all 20).
+      const box = new Map<bigint, number[]>();
+      for (const s of stats) {
+        const b = box.get(s.row_group_id) ?? [];
+        const axis = s.path_in_schema.slice('bbox, '.length);
+        b[['xmin', 'ymin', 'xmax', 'ymax'].indexOf(axis)] = Number(
+          axis.endsWith('min') ? s.stats_min_value : s.stats_max_value,
+        );
+        box.set(s.row_group_id, b);
+      }
+      expect(box.size).toBe(20);
+      const admitted = [...box.values()].filter(
+        ([a, b, c, d]) => a! <= x1 && c! >= x0 && b! <= y1 && d! >= y0,
+      );
+      expect(admitted.length).toBeLessThanOrEqual(6);
+    }
   });
 });
