@@ -41,6 +41,10 @@ export interface KnownType {
 const CHUNK = 1 << 18;
 // Whole elements are parsed together up to about this many bytes (larger runs are no faster).
 const BATCH = 1 << 16;
+// Elements are moved through by native searches (see skipObject) after one larger than this:
+// in small ones (points) strings come every few bytes, and a call per string costs more than
+// looking at each byte.
+const SKIP_MIN = 1024;
 // Runs that do not parse (see GeojsonSplitter.run) before the scan stops trying them.
 const MISSES = 8;
 const BOM = [0xef, 0xbb, 0xbf];
@@ -91,6 +95,8 @@ export class GeojsonSplitter {
   private escaped = false;
   // Inside an element that is an object: only braces counted (see skipObject).
   private inObject = false;
+  // Whether the last element was larger than SKIP_MIN bytes (then the next is skipped through).
+  private large = false;
   private base = 0; // offset of the current chunk
   private buf: Uint8Array = new Uint8Array(0);
   private carry: Uint8Array[] = []; // bytes from cutStart up to the current chunk
@@ -114,12 +120,18 @@ export class GeojsonSplitter {
   /**
    * @param file - the file's name, for messages.
    * @param known - the top-level type, when an earlier scan found it after the array.
+   * @param raw - the elements given as bytes, not parsed.
+   * @param skipMin - the size of an element after which the next ones are moved through by
+   *   native searches (0: all of them).
    */
   constructor(
     private readonly file: string,
     private readonly known: KnownType | null = null,
     private readonly raw = false,
-  ) {}
+    private readonly skipMin = SKIP_MIN,
+  ) {
+    this.large = skipMin === 0;
+  }
 
   /**
    * Scans the next chunk and returns the values completed. The chunk is the splitter's from
@@ -274,6 +286,7 @@ export class GeojsonSplitter {
         case IN_ELEMENT:
           if (c === 0x2c || c === 0x5d) {
             this.ends.push(this.base + i);
+            this.large = this.base + i - this.starts[this.starts.length - 1]! >= this.skipMin;
             this.index++;
             this.more = c === 0x2c;
             if (c === 0x5d) depth = this.endArray();
@@ -284,7 +297,7 @@ export class GeojsonSplitter {
           } else if (c === 0x22) inString = true;
           else if (c === 0x7b || c === 0x5b) {
             depth++;
-            this.inObject = c === 0x7b;
+            this.inObject = c === 0x7b && this.large;
           } else if (c === 0x7d)
             this.fail(i, `not valid JSON: expected ',' or ']' in ${this.name(this.index)}`);
           break;
@@ -452,6 +465,7 @@ export class GeojsonSplitter {
     }
     this.out.push({ path: this.path, first: this.index, values, end: this.base + t });
     this.index += values.length;
+    this.large = t - i >= this.skipMin * values.length;
     return t;
   }
 

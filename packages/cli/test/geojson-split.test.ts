@@ -16,12 +16,13 @@ interface Read {
 }
 
 // Runs the splitter over `bytes` cut into chunks of `size` bytes (a second pass when it asks);
-// `raw`: the elements given as bytes (every one found by the scan), parsed here.
-function split(bytes: Uint8Array, size: number, raw = false): Read {
+// `raw`: the elements given as bytes (every one found by the scan), parsed here; `skipMin` 0:
+// every element moved through by native searches, 1 << 30: every one byte by byte.
+function split(bytes: Uint8Array, size: number, raw = false, skipMin?: number): Read {
   let known: KnownType | null = null;
   for (;;) {
     const read: Read = { elements: [], document: undefined };
-    const splitter = new GeojsonSplitter('f.geojson', known, raw);
+    const splitter = new GeojsonSplitter('f.geojson', known, raw, skipMin);
     const take = (splits: ReturnType<GeojsonSplitter['end']>) => {
       for (const s of splits) {
         if (s.path === null) read.document = s.values[0];
@@ -64,9 +65,9 @@ function expected(text: string): Read {
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);
 
-const error = (bytes: Uint8Array, size: number) => {
+const error = (bytes: Uint8Array, size: number, skipMin?: number) => {
   try {
-    split(bytes, size);
+    split(bytes, size, false, skipMin);
   } catch (e) {
     return (e as Error).message;
   }
@@ -172,14 +173,15 @@ for (const f of features) {
 const whole = `${head}${features.join(',\n')}\n]}`;
 
 describe('GeojsonSplitter', () => {
-  it('gives what JSON.parse of the whole text gives, in chunks of 1 to 7 bytes and larger, parsed or raw', () => {
+  it('gives what JSON.parse of the whole text gives, in chunks of 1 to 7 bytes and larger, parsed or raw, skipped through or scanned', () => {
     fc.assert(
       fc.property(
         text,
         fc.oneof(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 8, max: 4096 })),
         fc.boolean(),
-        (t, size, raw) => {
-          expect(split(bytesOf(t), size, raw)).toEqual(expected(t));
+        fc.constantFrom(0, 1 << 30, undefined),
+        (t, size, raw, skipMin) => {
+          expect(split(bytesOf(t), size, raw, skipMin)).toEqual(expected(t));
         },
       ),
       { numRuns: 400 },
@@ -204,7 +206,9 @@ describe('GeojsonSplitter', () => {
     const t = `\uFEFF${JSON.stringify(doc, null, 2).replace('é', '\\u00e9')}`;
     const bytes = bytesOf(t);
     for (let size = 1; size <= bytes.length + 1; size++)
-      for (const raw of [false, true]) expect(split(bytes, size, raw)).toEqual(expected(t));
+      for (const raw of [false, true])
+        for (const skipMin of [0, 1 << 30])
+          expect(split(bytes, size, raw, skipMin)).toEqual(expected(t));
   });
 
   it('gives the same for features larger than a run of parsing, and strings that look like an end', () => {
@@ -214,7 +218,9 @@ describe('GeojsonSplitter', () => {
     for (const t of [JSON.stringify(doc), JSON.stringify(doc, null, 1)]) {
       const bytes = bytesOf(t);
       for (const size of [1000, 70_000, 1 << 18, 1 << 20])
-        for (const raw of [false, true]) expect(split(bytes, size, raw)).toEqual(expected(t));
+        for (const raw of [false, true])
+          for (const skipMin of [0, 1 << 30])
+            expect(split(bytes, size, raw, skipMin)).toEqual(expected(t));
     }
   });
 
@@ -278,14 +284,19 @@ describe('GeojsonSplitter', () => {
       /expected features\[1\], got "\]" at byte 43$/,
     );
     expect(error(bytesOf('{"type" "FeatureCollection"}'), 2)).toMatch(/expected ':' after "type"/);
-    // (An object's end is found by its braces; the bracket that does not match is named.)
+    // A small element is scanned byte by byte: the bracket that does not match is named where
+    // it is met; a large one is moved through by its braces, and JSON.parse names the fault.
     for (const size of [2, 1 << 10]) {
-      expect(error(bytesOf('{"type":"FeatureCollection","features":[{]}'), size)).toMatch(
-        /features\[0\], which starts at byte 40: not valid JSON \(.* at byte 41\)$/,
-      );
-      expect(error(bytesOf('{"type":"FeatureCollection","features":[{]},{}]}'), size)).toMatch(
-        /features\[0\], which starts at byte 40: not valid JSON \(.* at byte 41\)$/,
-      );
+      for (const text of ['[{]', '[{]},{}]}'].map(
+        (a) => `{"type":"FeatureCollection","features":${a}}`,
+      )) {
+        expect(error(bytesOf(text), size)).toMatch(
+          /expected ',' or '\]' in features\[0\] at byte 42$/,
+        );
+        expect(error(bytesOf(text), size, 0)).toMatch(
+          /features\[0\], which starts at byte 40: not valid JSON \(.* at byte 41\)$/,
+        );
+      }
     }
   });
 });
