@@ -312,7 +312,7 @@ export async function readingRows(dir, { runs = 3, peers = true } = {}) {
 }
 
 async function readingTable(dir, quick) {
-  const runs = quick ? 1 : 3;
+  const runs = quick ? 1 : 5;
   const { rows, note } = await readingRows(dir, { runs });
   const features = Object.fromEntries(rows.filter((r) => r.count).map((r) => [r.name, r.count]));
   return {
