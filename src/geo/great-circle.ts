@@ -5,7 +5,7 @@
 
 import { GEO } from '../engine/scan.js';
 import { InvalidTypeError } from '../errors.js';
-import { distanceOfHav, havOfDistance, havPoints } from '../geometry/sphere.js';
+import { distanceOfHav, havBoxBound, havOfDistance, havPoints } from '../geometry/sphere.js';
 import type { QueryIndex } from '../queries.js';
 import {
   checkCount,
@@ -45,6 +45,42 @@ export function haversine(
 ): number {
   const lat = lat1 > 90 ? 90 : lat1 < -90 ? -90 : lat1;
   return distanceOfHav(havPoints(lon1, lat, Math.cos(lat * RAD), lon2, lat2), radius);
+}
+
+/**
+ * A lower bound on the great-circle distance from a lon/lat point to every point of the lon/lat
+ * box from `west` to `east` and `south` to `north` (0 when the point is inside it), on a sphere of
+ * radius `radius`: the bound `geoNearest` prunes nodes by, for best-first walks over trees of
+ * your own (a FlatGeobuf file's R-tree, say). Never above the distance to any point of the box
+ * (it is shrunk for rounding, by 0.4 m at most on the Earth); the distance itself, within that,
+ * when the point's meridian crosses the box; beside it, a little below the distance (the term of
+ * its nearer edge meridian is taken at its latitude farthest from the equator; after geokdbush's
+ * `boxDist`).
+ *
+ * @param lon - the point's longitude in degrees (it wraps); `lat` its latitude, in [-90, 90].
+ * @param west - the box's west longitude; `south`, `east`, `north` its other edges (west <= east;
+ *   -90 <= south <= north <= 90). A box 360° wide or more spans every meridian.
+ * @param radius - the sphere's radius (default 6371.0088, the mean Earth radius in km).
+ */
+export function geoBoxDistance(
+  lon: number,
+  lat: number,
+  west: number,
+  south: number,
+  east: number,
+  north: number,
+  radius = EARTH_RADIUS_KM,
+): number {
+  checkQuery(lon, lat, radius);
+  checkFinite('west', west);
+  checkFinite('east', east);
+  checkRange('south', south, -90, north);
+  checkRange('north', north, south, 90);
+  if (!(west <= east)) checkRange('east', east, west, Number.POSITIVE_INFINITY);
+  return distanceOfHav(
+    havBoxBound(lon, lat, Math.cos(lat * RAD), west, south, east, north),
+    radius,
+  );
 }
 
 // Checks a query's point and radius.

@@ -11,6 +11,7 @@ export {
 export type { Feature, FeatureCollection, GeoInput, Geometry, Position } from './geojson.js';
 export {
   EARTH_RADIUS_KM,
+  geoBoxDistance,
   geoNearest,
   geoNearestInto,
   geoSearchBox,

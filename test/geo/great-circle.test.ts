@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   EARTH_RADIUS_KM,
+  geoBoxDistance,
   geoNearest,
   geoNearestInto,
   geoSearchBox,
@@ -500,5 +501,65 @@ describe('haversine and argument checks', () => {
     expect(() => geoWithin(index!, 0, 0, Number.NaN)).toThrow(/distance/);
     expect(() => geoSearchBox(index!, 190, 0, 0, 1)).toThrow(/west/);
     expect(() => geoSearchBox(index!, 0, 10, 1, 0)).toThrow(/north/);
+  });
+});
+
+describe('geoBoxDistance', () => {
+  it('geoBoxDistance(lon, lat, box) is at most the distance to every point of the box, and that distance when the meridian crosses it', () => {
+    const lat = fc.double({ min: -90, max: 90, noNaN: true });
+    fc.assert(
+      fc.property(
+        fc.double({ min: -540, max: 540, noNaN: true }),
+        lat,
+        fc.double({ min: -200, max: 200, noNaN: true }),
+        fc.double({ min: 0, max: 400, noNaN: true }),
+        lat,
+        lat,
+        (lon, y, west, width, s0, s1) => {
+          const [south, north] = s0 <= s1 ? [s0, s1] : [s1, s0];
+          const east = west + width;
+          const bound = geoBoxDistance(lon, y, west, south, east, north);
+          expect(bound).toBeGreaterThanOrEqual(0);
+          // Points of the box on a 9 x 9 grid, its edges included.
+          for (let i = 0; i <= 8; i++)
+            for (let j = 0; j <= 8; j++) {
+              const d = bruteKm(
+                lon,
+                y,
+                west + (width * i) / 8,
+                south + ((north - south) * j) / 8,
+                EARTH_RADIUS_KM,
+              );
+              expect(bound).toBeLessThanOrEqual(d * (1 + 1e-12) + 1e-9);
+            }
+          // The query's meridian crosses the box: the nearest point is on it.
+          const k = Math.ceil((west - lon) / 360);
+          if (width < 360 && lon + 360 * k <= east) {
+            const nearest = Math.min(Math.max(y, south), north);
+            // (Shrunk for rounding: a haversine of 1e-15 below, 0.4 m at most.)
+            const d = bruteKm(lon, y, lon, nearest, EARTH_RADIUS_KM);
+            expect(Math.abs(bound - d)).toBeLessThan(1e-9 * d + 1e-3);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("is 0 inside the box, in the radius's unit, and bad arguments throw naming them", () => {
+    expect(geoBoxDistance(10, 20, 0, 10, 30, 40)).toBe(0);
+    expect(geoBoxDistance(370, 20, 0, 10, 30, 40)).toBe(0);
+    // (Beside the box: its nearest edge meridian's term taken at the box's highest latitude.)
+    const km = geoBoxDistance(0, 0, 10, -5, 20, 5);
+    const edge = bruteKm(0, 0, 10, 0, EARTH_RADIUS_KM);
+    expect(km).toBeLessThanOrEqual(edge);
+    expect(km).toBeGreaterThan(edge * Math.cos((5 * Math.PI) / 180));
+    expect(geoBoxDistance(0, 0, 10, -5, 20, 5, 1)).toBeCloseTo(km / EARTH_RADIUS_KM, 9);
+    expect(() => geoBoxDistance(0, 91, 0, 0, 1, 1)).toThrow(/lat/);
+    expect(() => geoBoxDistance(0, 0, 0, 5, 1, 1)).toThrow(/south/);
+    expect(() => geoBoxDistance(0, 0, 0, 0, 1, 91)).toThrow(/north/);
+    expect(() => geoBoxDistance(0, 0, 5, 0, 1, 1)).toThrow(/east/);
+    expect(() => geoBoxDistance(0, 0, Number.NaN, 0, 1, 1)).toThrow(/west/);
+    expect(() => geoBoxDistance(0, 0, 0, 0, 1, 1, 0)).toThrow(/radius/);
   });
 });
