@@ -6,8 +6,10 @@
 // with console.debug, which goes to standard output, and yields features out of order).
 import type { FileHandle } from 'node:fs/promises';
 import * as flatbuffers from 'flatbuffers';
+import { GeometryType } from 'flatgeobuf/lib/mjs/flat-geobuf/geometry-type.js';
 import { fromByteBuffer, type HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.js';
 import { calcTreeSize, generateLevelBounds } from 'flatgeobuf/lib/mjs/packedrtree.js';
+import { geoBoxDistance } from 'quadkit/geo';
 import { CliError, openToRead } from './errors.js';
 import { BlockDecoder } from './fgb-decode.js';
 import { FGB_MAGIC, FGB_NODE_BYTES } from './fgb-write.js';
@@ -50,6 +52,11 @@ export class FgbFile {
   /** Whether the file has a spatial index (else {@link search} cannot be used: read it whole). */
   get indexed(): boolean {
     return this.layout.header.indexNodeSize > 0 || this.layout.header.featuresCount === 0;
+  }
+
+  /** Whether its header says every feature is a point (a leaf's box is then its point). */
+  get points(): boolean {
+    return this.layout.header.geometryType === GeometryType.Point;
   }
 
   /** The file's header, as the `flatgeobuf` package reads it. */
@@ -123,7 +130,7 @@ export class FgbFile {
     maxX: number,
     maxY: number,
   ): Promise<{ index: number; start: number; end: number }[]> {
-    const { header, treeAt, featuresAt, size } = this.layout;
+    const { header, featuresAt, size } = this.layout;
     const count = header.featuresCount;
     if (count === 0) return [];
     const levels = generateLevelBounds(count, header.indexNodeSize);
@@ -140,13 +147,7 @@ export class FgbFile {
         const first = wanted[r]!;
         // (A leaf's feature ends where the next leaf's begins: one node more is read.)
         const last = Math.min(wanted[e - 1]! + 1 + (l === 0 ? 1 : 0), levelEnd);
-        const bytes = await this.read(
-          treeAt + first * FGB_NODE_BYTES,
-          (last - first) * FGB_NODE_BYTES,
-        );
-        if (bytes.length < (last - first) * FGB_NODE_BYTES)
-          throw cut(this.path, `in its index (byte ${treeAt + first * FGB_NODE_BYTES})`, size);
-        const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        const view = await this.nodes(first, last);
         for (let k = r; k < e; k++) {
           const n = wanted[k]!;
           const o = (n - first) * FGB_NODE_BYTES;
@@ -174,6 +175,90 @@ export class FgbFile {
       wanted = next;
     }
     return found;
+  }
+
+  // Nodes [first, last) of the tree, read in one piece (a cut file is an error).
+  private async nodes(first: number, last: number): Promise<DataView> {
+    const { treeAt, size } = this.layout;
+    const bytes = await this.read(treeAt + first * FGB_NODE_BYTES, (last - first) * FGB_NODE_BYTES);
+    if (bytes.length < (last - first) * FGB_NODE_BYTES)
+      throw cut(this.path, `in its index (byte ${treeAt + first * FGB_NODE_BYTES})`, size);
+    return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /**
+   * The k features nearest to (lon, lat) within maxKm, nearest first, ties in file order, with
+   * their distances, for a file of points that is {@link indexed}: a best-first walk of the
+   * R-tree (after Hjaltason and Samet, "Distance browsing in spatial databases", 1999), its
+   * nodes keyed by `geoBoxDistance` and its leaves by the point's distance, that reads the
+   * children of the nodes it opens and then the features it keeps.
+   * @param lon - the query's longitude; `lat` its latitude.
+   * @param k - how many at most (Infinity: all within maxKm).
+   * @param maxKm - the farthest distance kept, in km.
+   * @param km - the distance in km from (lon, lat) to a point, as the other readers measure it.
+   */
+  async nearest(
+    lon: number,
+    lat: number,
+    k: number,
+    maxKm: number,
+    km: (x: number, y: number) => number,
+  ): Promise<{ features: Feature[]; places: string[]; distances: number[] }> {
+    const { header, featuresAt, size } = this.layout;
+    const count = header.featuresCount;
+    const kept: Entry[] = [];
+    if (count === 0 || k === 0) return { features: [], places: [], distances: [] };
+    const levels = generateLevelBounds(count, header.indexNodeSize);
+    const leafStart = levels[0]![0];
+    const queue = new EntryQueue();
+    // Opens nodes [first, end) of level l: each is queued with its key (a leaf, with its
+    // feature's bytes: to the next leaf's offset, so one node more is read).
+    const open = async (first: number, end: number, l: number) => {
+      const levelEnd = levels[l]![1];
+      const view = await this.nodes(first, Math.min(end + (l === 0 ? 1 : 0), levelEnd));
+      for (let n = first; n < end; n++) {
+        const o = (n - first) * FGB_NODE_BYTES;
+        const minX = view.getFloat64(o, true);
+        const minY = view.getFloat64(o + 8, true);
+        const key =
+          l === 0
+            ? km(minX, minY)
+            : geoBoxDistance(
+                lon,
+                lat,
+                minX,
+                minY,
+                view.getFloat64(o + 16, true),
+                view.getFloat64(o + 24, true),
+              );
+        if (!(key <= maxKm)) continue;
+        const offset = Number(view.getBigUint64(o + 32, true));
+        const next =
+          l > 0
+            ? Math.min(offset + header.indexNodeSize, levels[l - 1]![1])
+            : n + 1 < levelEnd
+              ? Number(view.getBigUint64(o + FGB_NODE_BYTES + 32, true))
+              : size - featuresAt;
+        queue.push({ key, rank: l === 0 ? n - leafStart : -1, level: l, start: offset, end: next });
+      }
+    };
+    const top = levels.length - 1;
+    await open(levels[top]![0], levels[top]![1], top);
+    while (queue.size > 0 && kept.length < k) {
+      const e = queue.pop();
+      if (e.level === 0) kept.push(e);
+      else await open(e.start, e.end, e.level - 1);
+    }
+    // The features kept, read in file order (readFound sorts its list), given out nearest first.
+    const found = kept.map(({ rank, start, end }) => ({ index: rank, start, end }));
+    const sorted = found.slice();
+    const { features, places } = await this.readFound(sorted);
+    const at = new Map(sorted.map((f, i) => [f.index, i]));
+    return {
+      features: found.map((f) => features[at.get(f.index)!]!),
+      places: found.map((f) => places[at.get(f.index)!]!),
+      distances: kept.map((e) => e.key),
+    };
   }
 
   // The features found, read in runs of near ones (up to BLOCK bytes each).
@@ -340,3 +425,57 @@ function cut(file: string, where: string, size: number): CliError {
     `${file}: a FlatGeobuf file cut short ${where}; the file ends at byte ${size} (copy or download it again)`,
   );
 }
+
+// A node or a leaf of the walk of `nearest`: its key (km), rank (a leaf: its feature's index;
+// a node: -1, so that at equal keys nodes are opened before leaves are taken, which then come
+// in file order), level, and its children [start, end) or its feature's bytes.
+interface Entry {
+  key: number;
+  rank: number;
+  level: number;
+  start: number;
+  end: number;
+}
+
+// A binary heap of entries, least key (then rank) first.
+class EntryQueue {
+  private readonly heap: Entry[] = [];
+
+  get size(): number {
+    return this.heap.length;
+  }
+
+  push(e: Entry): void {
+    const heap = this.heap;
+    let i = heap.push(e) - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!before(e, heap[p]!)) break;
+      heap[i] = heap[p]!;
+      i = p;
+    }
+    heap[i] = e;
+  }
+
+  pop(): Entry {
+    const heap = this.heap;
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    const n = heap.length;
+    if (n > 0) {
+      let i = 0;
+      for (;;) {
+        let c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && before(heap[c + 1]!, heap[c]!)) c++;
+        if (!before(heap[c]!, last)) break;
+        heap[i] = heap[c]!;
+        i = c;
+      }
+      heap[i] = last;
+    }
+    return top;
+  }
+}
+
+const before = (a: Entry, b: Entry) => a.key < b.key || (a.key === b.key && a.rank < b.rank);

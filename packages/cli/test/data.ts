@@ -105,3 +105,23 @@ export function writeDataFiles(dir: string, every = 1) {
   );
   return { cities: list, csv, geojson, ndjson, countries: countriesFile };
 }
+
+/** Seeded random numbers in [0, 1): a linear congruential generator, the same on every run. */
+export function seeded(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+}
+
+/** Writes points as newline-delimited GeoJSON features, point i with the properties `{ i }`. */
+export function writePoints(file: string, xy: readonly (readonly number[])[]): void {
+  const feature = ([x, y]: readonly number[], i: number) =>
+    JSON.stringify({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [x, y] },
+      properties: { i },
+    });
+  writeFileSync(file, xy.map(feature).join('\n'));
+}

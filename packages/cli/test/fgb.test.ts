@@ -1,15 +1,17 @@
 // FlatGeobuf in and out: `quadkit index x -o x.fgb` writes a file the `flatgeobuf` package reads
 // back whole and through its index; `quadkit query x.fgb` answers as the .qk index and brute force
-// do, reading a small share of the file; `.fgb` is read as input by index, query --near and
-// join; and damaged files are refused with the file and the place, leaving no output behind.
+// do, reading a small share of the file (for --near and --within too, by a best-first walk of
+// its tree, answering as a scan of the GeoJSON does); `.fgb` is read as input by index and join;
+// and damaged files are refused with the file and the place, leaving no output behind.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { deserialize, serialize } from 'flatgeobuf/lib/mjs/geojson.js';
+import { haversine } from 'quadkit/geo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FgbFile } from '../src/fgb.js';
-import { type City, cityFeature, countries, writeDataFiles } from './data.js';
+import { type City, cityFeature, countries, seeded, writeDataFiles, writePoints } from './data.js';
 import { lines, quadkit } from './run.js';
 
 let dir: string;
@@ -291,11 +293,7 @@ describe('quadkit query FILE.fgb', () => {
   });
 
   it('reads a small share of a file of 20,000 points for a small box: the header, the index nodes on the way and the features found', async () => {
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seeded(7);
     const features = Array.from({ length: 20_000 }, (_, i) => ({
       type: 'Feature',
       geometry: { type: 'Point', coordinates: [360 * random() - 180, 170 * random() - 85] },
@@ -327,6 +325,100 @@ describe('quadkit query FILE.fgb', () => {
     } finally {
       await fgb.close();
     }
+  });
+});
+
+describe('quadkit query FILE.fgb --near and --within', () => {
+  const random = seeded(3);
+  // Points over the globe, crowded at the antimeridian and the poles, some repeated.
+  const xy: [number, number][] = Array.from({ length: 3000 }, (_, i) => {
+    const r = random();
+    if (i % 10 === 9) return [179.99 - 0.02 * r, 40 * random() - 20];
+    if (i % 10 === 8) return [360 * r - 180, 89 + random()];
+    return [360 * r - 180, 180 * random() - 90];
+  });
+  for (let i = 0; i < 200; i++) xy.push(xy[Math.floor(random() * xy.length)]!);
+
+  it('gives, nearest first with ties in file order, what a scan of the same points as NDJSON gives', async () => {
+    const source = join(dir, 'near.ndjson');
+    writePoints(source, xy);
+    const fgb = join(dir, 'near.fgb');
+    expect((await quadkit(['index', source, '-o', fgb, '-q'])).code).toBe(0);
+    const at = [
+      ...Array.from({ length: 6 }, () => [360 * random() - 180, 180 * random() - 90]),
+      [-179.995, 0],
+      [0, 90],
+      [45, -89.9],
+      xy[17]!,
+    ];
+    for (const [lon, lat] of at) {
+      for (const args of [
+        ['--near', `${lon},${lat}`],
+        ['--near', `${lon},${lat}`, '-k', '7'],
+        ['--near', `${lon},${lat}`, '-k', '5000', '--max-km', '2500'],
+        ['--within', `${lon},${lat},1500`],
+      ]) {
+        const q = ['--format', 'ndjson', '-q', ...args];
+        const want = await quadkit(['query', source, ...q]);
+        const got = await quadkit(['query', fgb, ...q]);
+        expect(want.code, want.stderr).toBe(0);
+        expect(got.stdout, args.join(' ')).toBe(want.stdout);
+      }
+    }
+    // The file's own order of the NDJSON's repeated points is its order in the .fgb (Hilbert);
+    // checked above against the scan of the NDJSON in input order, so a second index: the .fgb
+    // read as input, where file order is the .fgb's.
+    const back = join(dir, 'near-back.ndjson');
+    const all = await quadkit([
+      'query',
+      fgb,
+      '--bbox',
+      '-180,-90,180,90',
+      '--format',
+      'ndjson',
+      '-q',
+    ]);
+    writeFileSync(back, all.stdout);
+    for (const [lon, lat] of [xy[17]!, xy[3]!]) {
+      const q = ['--near', `${lon},${lat}`, '-k', '3', '--format', 'ndjson', '-q'];
+      expect((await quadkit(['query', fgb, ...q])).stdout).toBe(
+        (await quadkit(['query', back, ...q])).stdout,
+      );
+    }
+  });
+
+  it('reads the header, the nodes the walk opens and the k features: a small share of the file', async () => {
+    const file = join(dir, 'near-share.ndjson');
+    writePoints(file, xy.slice(0, 3000));
+    const out = join(dir, 'near-share.fgb');
+    expect((await quadkit(['index', file, '-o', out, '-q'])).code).toBe(0);
+    const size = readFileSync(out).length;
+    const fgb = await FgbFile.open(out);
+    try {
+      const km = (x: number, y: number) => haversine(10, 50, x, y);
+      const found = await fgb.nearest(10, 50, 10, Number.POSITIVE_INFINITY, km);
+      const want = xy
+        .slice(0, 3000)
+        .map(([x, y], i) => ({ i, d: km(x, y) }))
+        .sort((a, b) => a.d - b.d)
+        .slice(0, 10);
+      expect(found.distances).toEqual(want.map((w) => w.d));
+      expect(found.features.map((f) => (f.properties as { i: number }).i)).toEqual(
+        want.map((w) => w.i),
+      );
+      expect(fgb.bytesRead / size).toBeLessThan(0.05);
+    } finally {
+      await fgb.close();
+    }
+  });
+
+  it('over polygons, reads the file whole and refuses as the GeoJSON does', async () => {
+    const args = ['--near', '0,0'];
+    const fgb = await quadkit(['query', countriesFgb, ...args]);
+    const geojson = await quadkit(['query', files.countries, ...args, '-q']);
+    expect(fgb.code).toBe(geojson.code);
+    expect(fgb.code).not.toBe(0);
+    expect(fgb.stderr).toMatch(/need point features/);
   });
 });
 

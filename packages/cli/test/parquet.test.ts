@@ -12,7 +12,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { lonLatToQuadkey } from 'quadkit/geo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type City, cityFeature, countries, writeDataFiles } from './data.js';
+import { type City, cityFeature, countries, seeded, writeDataFiles, writePoints } from './data.js';
 import { quadkit } from './run.js';
 
 let dir: string;
@@ -245,18 +245,12 @@ describe('quadkit index -o FILE.parquet', () => {
   });
 
   it('writes row groups of --row-group rows, each covering a compact region its bbox statistics give', async () => {
-    let seed = 11;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
-    const points = Array.from({ length: 20_000 }, (_, i) => ({
-      type: 'Feature',
-      geometry: { type: 'Point', coordinates: [360 * random() - 180, 170 * random() - 85] },
-      properties: { i },
-    }));
+    const random = seeded(11);
     const file = join(dir, 'many.ndjson');
-    writeFileSync(file, points.map((p) => JSON.stringify(p)).join('\n'));
+    writePoints(
+      file,
+      Array.from({ length: 20_000 }, () => [360 * random() - 180, 170 * random() - 85]),
+    );
     const { rows, metadata } = await indexed(file, 'many.parquet', '--row-group', '2000');
     expect(metadata.row_groups.map((g) => Number(g.num_rows))).toEqual(Array(10).fill(2000));
     let area = 0;
@@ -363,25 +357,10 @@ describe('quadkit index -o FILE.parquet, read by DuckDB', () => {
   });
 
   it('a box filter on the bbox covering gives the brute-force answer, and few row groups admit it', async () => {
-    let seed = 5;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seeded(5);
     const xy = Array.from({ length: 20_000 }, () => [360 * random() - 180, 170 * random() - 85]);
     const file = join(dir, 'duck-many.ndjson');
-    writeFileSync(
-      file,
-      xy
-        .map(([x, y], i) =>
-          JSON.stringify({
-            type: 'Feature',
-            geometry: { type: 'Point', coordinates: [x, y] },
-            properties: { i },
-          }),
-        )
-        .join('\n'),
-    );
+    writePoints(file, xy);
     const out = join(dir, 'duck-many.parquet');
     expect((await quadkit(['index', file, '-o', out, '-q', '--row-group', '1000'])).code).toBe(0);
     for (let q = 0; q < 5; q++) {

@@ -1,7 +1,7 @@
 // quadkit query FILE|FILE.qk|FILE.fgb: one query, the matching features to stdout.
 // On a .qk file the packed tree gives the candidates and only they are read from disk; so does
-// a FlatGeobuf file's R-tree for --bbox and --point; on a data file (and for --near on a
-// FlatGeobuf file) the features stream past an exact test, so no file has to fit in memory.
+// a FlatGeobuf file's R-tree for every query (for --near and --within, over points); on a data
+// file the features stream past an exact test, so no file has to fit in memory.
 import { geoSearchBox } from 'quadkit/geo';
 import { CliError } from '../errors.js';
 import { batches, type Feature, type InputFlags, readWithProgress } from '../input.js';
@@ -45,10 +45,7 @@ export async function runQuery(file: string, options: QueryOptions, io: Io): Pro
   });
   const write = (feature: Feature) => writer.write(feature);
   if (file.endsWith('.qk')) await queryIndex(file, query, write);
-  else if (
-    !(file.toLowerCase().endsWith('.fgb') && query.kind !== 'near') ||
-    !(await queryFgb(file, query, write))
-  )
+  else if (!file.toLowerCase().endsWith('.fgb') || !(await queryFgb(file, query, write)))
     await queryStream(file, query, options, io, write);
   await writer.end();
 }
@@ -127,17 +124,24 @@ async function queryIndex(file: string, query: Query, write: Write): Promise<voi
 }
 
 // A FlatGeobuf file: candidates from its R-tree (a box crossing 180° searched as two), then the
-// exact test. False for a file without an index (written without one by GDAL or the flatgeobuf
-// package): it is then read whole.
-async function queryFgb(
-  file: string,
-  query: Exclude<Query, { kind: 'near' }>,
-  write: Write,
-): Promise<boolean> {
+// exact test; the nearest points by a best-first walk of the tree. False for a file without an
+// index (written without one by GDAL or the flatgeobuf package), and for --near over other
+// geometries: it is then read whole (which names what is not a point).
+async function queryFgb(file: string, query: Query, write: Write): Promise<boolean> {
   const { FgbFile } = await import('../fgb.js');
   const fgb = await FgbFile.open(file);
   try {
     if (!fgb.indexed) return false;
+    if (query.kind === 'near') {
+      if (!fgb.points) return false;
+      const { lon, lat } = query;
+      const found = await fgb.nearest(lon, lat, query.k, query.maxKm, (x, y) =>
+        greatCircleKm(lon, lat, x, y),
+      );
+      for (let i = 0; i < found.features.length; i++)
+        await write(withDistance(found.features[i]!, found.distances[i]!));
+      return true;
+    }
     const boxes =
       query.kind === 'point'
         ? [[query.lon, query.lat, query.lon, query.lat]]
