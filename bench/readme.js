@@ -430,10 +430,12 @@ const READING = [
   'quadkit, points CSV',
   'quadkit, points FlatGeobuf',
   'JSON.parse of the whole text, points GeoJSON',
+  'stream-json (parser, pick, streamArray), points GeoJSON',
   'mapshaper -i -info, points GeoJSON',
   'quadkit, countries GeoJSON',
   'quadkit, countries NDJSON',
   'JSON.parse of the whole text, countries GeoJSON',
+  'stream-json (parser, pick, streamArray), countries GeoJSON',
   'mapshaper -i -info, countries GeoJSON',
 ];
 /** The rows of the join table and the keys of its cases. */

@@ -2,7 +2,7 @@
 // - reading: a read-only pass (every feature parsed and given out, nothing indexed) over the
 //   same data as GeoJSON, newline-delimited GeoJSON, CSV and FlatGeobuf, in MB/s (10^6 bytes a
 //   second) and µs per feature, beside `mapshaper -i FILE -info` (a child process reading the
-//   same file) and JSON.parse of the whole text. Data: 1M seeded random points with a few
+//   same file), stream-json and JSON.parse of the whole text. Data: 1M seeded random points with a few
 //   properties (about 150 MB as GeoJSON), and the world's countries (world-atlas, 1:50m)
 //   repeated to about 50 MB.
 // - join: 1M points into the world-atlas countries at 1:110m and 1:10m, counted (`--count`) and
@@ -19,8 +19,10 @@
 //   node bench/files.js                                       the reading table alone
 
 import { execFileSync, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import {
   closeSync,
+  createReadStream,
   existsSync,
   mkdirSync,
   openSync,
@@ -34,6 +36,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import chain from 'stream-chain';
+import { parser } from 'stream-json';
+import { pick } from 'stream-json/filters/pick.js';
+import { streamArray } from 'stream-json/streamers/stream-array.js';
 
 export const id = 'files';
 
@@ -249,6 +255,21 @@ async function quadkitPass(readRuns, path) {
   return count;
 }
 
+// A pass over a FeatureCollection by stream-json, the way its README shows: the parser's tokens,
+// `pick` of the features array, `streamArray` assembling each element.
+async function streamJsonPass(path) {
+  const pipeline = chain([
+    createReadStream(path),
+    parser(),
+    pick({ filter: 'features' }),
+    streamArray(),
+  ]);
+  let count = 0;
+  pipeline.on('data', () => count++);
+  await once(pipeline, 'end');
+  return count;
+}
+
 /** The reading table's rows, each the median of `runs` passes, the rows taking turns. */
 export async function readingRows(dir, { runs = 3, peers = true } = {}) {
   const { readRuns } = await import(pathToFileURL(join(root, 'packages/cli/dist/input.js')).href);
@@ -272,6 +293,13 @@ export async function readingRows(dir, { runs = 3, peers = true } = {}) {
     add(`JSON.parse of the whole text, ${data} GeoJSON`, false, geojson, async () => {
       return JSON.parse(readFileSync(geojson, 'utf8')).features.length;
     });
+    add(
+      `stream-json (parser, pick, streamArray), ${data} GeoJSON`,
+      false,
+      geojson,
+      () => streamJsonPass(geojson),
+      true,
+    );
     if (ms.bin)
       add(
         `mapshaper -i -info, ${data} GeoJSON`,
@@ -322,8 +350,9 @@ async function readingTable(dir, quick) {
       `Each row reads a whole file once per round, ${runs} round${runs > 1 ? 's' : ''}, the rows taking turns; ` +
       'the median (and range) of the rounds. quadkit rows: every feature parsed and given out by ' +
       'the readers of the `quadkit` command (packages/cli/dist/input.js), in one process. ' +
-      'JSON.parse: readFileSync and JSON.parse of the whole text. mapshaper: `mapshaper -i FILE -info` ' +
-      "in a child process (Node's start included). Points: 1M seeded random points (id, name, " +
+      'JSON.parse: readFileSync and JSON.parse of the whole text. stream-json: its parser, ' +
+      '`pick` of the features and `streamArray`, as its README shows (one round). mapshaper: ' +
+      "`mapshaper -i FILE -info` in a child process (Node's start included; one round). Points: 1M seeded random points (id, name, " +
       'population); countries: world-atlas 1:50m repeated to about 50 MB. MB are 10^6 bytes.',
     metrics: [
       { key: 'mb', label: 'MB', unit: 'MB', digits: 1 },
