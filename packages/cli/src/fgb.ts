@@ -196,6 +196,8 @@ export class FgbFile {
    * @param k - how many at most (Infinity: all within maxKm).
    * @param maxKm - the farthest distance kept, in km.
    * @param km - the distance in km from (lon, lat) to a point, as the other readers measure it.
+   * @returns null when a box of the index it opens is not a box on the globe (the file is then
+   *   read whole, which names the feature).
    */
   async nearest(
     lon: number,
@@ -203,11 +205,12 @@ export class FgbFile {
     k: number,
     maxKm: number,
     km: (x: number, y: number) => number,
-  ): Promise<{ features: Feature[]; places: string[]; distances: number[] }> {
+  ): Promise<{ features: Feature[]; places: string[]; distances: number[] } | null> {
     const { header, featuresAt, size } = this.layout;
     const count = header.featuresCount;
     const kept: Entry[] = [];
     if (count === 0 || k === 0) return { features: [], places: [], distances: [] };
+    let offGlobe = false;
     const levels = generateLevelBounds(count, header.indexNodeSize);
     const leafStart = levels[0]![0];
     const queue = new EntryQueue();
@@ -220,17 +223,22 @@ export class FgbFile {
         const o = (n - first) * FGB_NODE_BYTES;
         const minX = view.getFloat64(o, true);
         const minY = view.getFloat64(o + 8, true);
-        const key =
-          l === 0
-            ? km(minX, minY)
-            : geoBoxDistance(
-                lon,
-                lat,
-                minX,
-                minY,
-                view.getFloat64(o + 16, true),
-                view.getFloat64(o + 24, true),
-              );
+        const maxX = view.getFloat64(o + 16, true);
+        const maxY = view.getFloat64(o + 24, true);
+        if (
+          !(
+            -180 <= minX &&
+            minX <= maxX &&
+            maxX <= 180 &&
+            -90 <= minY &&
+            minY <= maxY &&
+            maxY <= 90
+          )
+        ) {
+          offGlobe = true;
+          return;
+        }
+        const key = l === 0 ? km(minX, minY) : geoBoxDistance(lon, lat, minX, minY, maxX, maxY);
         if (!(key <= maxKm)) continue;
         const offset = Number(view.getBigUint64(o + 32, true));
         const next =
@@ -244,11 +252,12 @@ export class FgbFile {
     };
     const top = levels.length - 1;
     await open(levels[top]![0], levels[top]![1], top);
-    while (queue.size > 0 && kept.length < k) {
+    while (queue.size > 0 && kept.length < k && !offGlobe) {
       const e = queue.pop();
       if (e.level === 0) kept.push(e);
       else await open(e.start, e.end, e.level - 1);
     }
+    if (offGlobe) return null;
     // The features kept, read in file order (readFound sorts its list), given out nearest first.
     const found = kept.map(({ rank, start, end }) => ({ index: rank, start, end }));
     const sorted = found.slice();

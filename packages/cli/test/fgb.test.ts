@@ -412,6 +412,35 @@ describe('quadkit query FILE.fgb --near and --within', () => {
     }
   });
 
+  it('does not trust an index holding a box off the globe: the file is read whole, answering as its points do', async () => {
+    const source = join(dir, 'near-bad.ndjson');
+    writePoints(source, [
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+    const out = join(dir, 'near-bad.fgb');
+    expect((await quadkit(['index', source, '-o', out, '-q'])).code).toBe(0);
+    // The root node (the first of the index, after the magic bytes and the header) says its
+    // points lie at latitude 95.
+    const bytes = readFileSync(out);
+    const treeAt = 12 + bytes.readUInt32LE(8);
+    bytes.writeDoubleLE(95, treeAt + 8);
+    bytes.writeDoubleLE(95, treeAt + 24);
+    writeFileSync(out, bytes);
+    const fgb = await FgbFile.open(out);
+    try {
+      expect(await fgb.nearest(0, 0, 1, Number.POSITIVE_INFINITY, () => 0)).toBeNull();
+    } finally {
+      await fgb.close();
+    }
+    const q = ['--near', '0,0', '-k', '2', '--format', 'ndjson', '-q'];
+    const got = await quadkit(['query', out, ...q]);
+    expect(got.code, got.stderr).toBe(0);
+    expect(lines(got.stdout)).toHaveLength(2);
+    expect(got.stdout).toBe((await quadkit(['query', source, ...q])).stdout);
+  });
+
   it('over polygons, reads the file whole and refuses as the GeoJSON does', async () => {
     const args = ['--near', '0,0'];
     const fgb = await quadkit(['query', countriesFgb, ...args]);

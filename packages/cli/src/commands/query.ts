@@ -125,8 +125,9 @@ async function queryIndex(file: string, query: Query, write: Write): Promise<voi
 
 // A FlatGeobuf file: candidates from its R-tree (a box crossing 180° searched as two), then the
 // exact test; the nearest points by a best-first walk of the tree. False for a file without an
-// index (written without one by GDAL or the flatgeobuf package), and for --near over other
-// geometries: it is then read whole (which names what is not a point).
+// index (written without one by GDAL or the flatgeobuf package), for --near over other
+// geometries, and for an index holding a box off the globe: it is then read whole (which names
+// what is not a point, or off the globe).
 async function queryFgb(file: string, query: Query, write: Write): Promise<boolean> {
   const { FgbFile } = await import('../fgb.js');
   const fgb = await FgbFile.open(file);
@@ -138,6 +139,7 @@ async function queryFgb(file: string, query: Query, write: Write): Promise<boole
       const found = await fgb.nearest(lon, lat, query.k, query.maxKm, (x, y) =>
         greatCircleKm(lon, lat, x, y),
       );
+      if (found === null) return false;
       for (let i = 0; i < found.features.length; i++)
         await write(withDistance(found.features[i]!, found.distances[i]!));
       return true;
