@@ -397,6 +397,7 @@ describe('quadkit query FILE.fgb --near and --within', () => {
     try {
       const km = (x: number, y: number) => haversine(10, 50, x, y);
       const found = await fgb.nearest(10, 50, 10, Number.POSITIVE_INFINITY, km);
+      if (found === null) throw new Error('the walk did not take the file');
       const want = xy
         .slice(0, 3000)
         .map(([x, y], i) => ({ i, d: km(x, y) }))
