@@ -365,9 +365,8 @@ describe('quadkit query FILE.fgb --near and --within', () => {
         expect(got.stdout, args.join(' ')).toBe(want.stdout);
       }
     }
-    // The file's own order of the NDJSON's repeated points is its order in the .fgb (Hilbert);
-    // checked above against the scan of the NDJSON in input order, so a second index: the .fgb
-    // read as input, where file order is the .fgb's.
+    // Ties in the .fgb's own order: against a scan of its features written out in that order
+    // (repeated points keep their input order in the .fgb, so the comparison above held too).
     const back = join(dir, 'near-back.ndjson');
     const all = await quadkit([
       'query',
