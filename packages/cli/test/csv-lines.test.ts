@@ -132,7 +132,12 @@ describe('splitLines', () => {
           for (const chunk of [size, 1 << 20]) {
             const texts: string[] = [];
             const numbers: number[] = [];
-            for await (const got of splitLines(write(text), chunk)) {
+            // (ASCII lines decoded in pieces of 1 to 7 bytes, or 64 KiB.)
+            for await (const got of splitLines(
+              write(text),
+              chunk,
+              chunk === size ? 8 - size : undefined,
+            )) {
               texts.push(...got.texts);
               numbers.push(...got.numbers);
             }
