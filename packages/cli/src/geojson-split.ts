@@ -41,6 +41,9 @@ export interface KnownType {
 const CHUNK = 1 << 18;
 // Whole elements are parsed together up to about this many bytes (larger runs are no faster).
 const BATCH = 1 << 16;
+// V8 puts a string longer than about this in pages of its own, fresh from the system each time
+// (4 ms a megabyte here): texts of many elements are kept under it.
+const HEAP_MAX = 120_000;
 // Elements are moved through by native searches (see skipObject) after one larger than this:
 // in small ones (points) strings come every few bytes, and a call per string costs more than
 // looking at each byte.
@@ -433,20 +436,16 @@ export class GeojsonSplitter {
     const n = chunk.length;
     if (i === 0) return -1;
     let t = -1;
-    let e = -1;
-    // Within BATCH bytes, else (an element larger than that) to the chunk's end.
-    for (const from of i + BATCH < n - 1 ? [i + BATCH, n - 1] : [n - 1]) {
-      e = chunk.lastIndexOf(0x7d, from);
-      for (let tries = 0; e > i && tries < 16; tries++, e = chunk.lastIndexOf(0x7d, e - 1)) {
-        t = e + 1;
-        while (t < n && isSpace(chunk[t]!)) t++;
-        if (chunk[t] === 0x5d) break;
-        let u = t + 1;
-        while (u < n && isSpace(chunk[u]!)) u++;
-        if (chunk[t] === 0x2c && chunk[u] === 0x7b) break;
-        t = -1;
-      }
-      if (t >= 0) break;
+    // Within BATCH bytes (an element larger than that is scanned, then parsed alone).
+    let e = chunk.lastIndexOf(0x7d, Math.min(i + BATCH, n - 1));
+    for (let tries = 0; e > i && tries < 16; tries++, e = chunk.lastIndexOf(0x7d, e - 1)) {
+      t = e + 1;
+      while (t < n && isSpace(chunk[t]!)) t++;
+      if (chunk[t] === 0x5d) break;
+      let u = t + 1;
+      while (u < n && isSpace(chunk[u]!)) u++;
+      if (chunk[t] === 0x2c && chunk[u] === 0x7b) break;
+      t = -1;
     }
     if (t < 0 || t >= n) return -1;
     const before = chunk[i - 1]!;
@@ -530,7 +529,8 @@ export class GeojsonSplitter {
     const to = ends[count - 1]!;
     let values: unknown[] | null = null;
     try {
-      const all = JSON.parse(this.bracketed(from, to)) as unknown[];
+      // (One by one when together they would make a string V8 puts in pages of its own.)
+      const all = to - from < HEAP_MAX ? (JSON.parse(this.bracketed(from, to)) as unknown[]) : [];
       if (all.length === count) values = all;
     } catch {
       // One of them is not valid JSON: parsed one by one below, to name it.

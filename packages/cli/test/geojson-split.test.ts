@@ -212,7 +212,7 @@ describe('GeojsonSplitter', () => {
   });
 
   it('gives the same for features larger than a run of parsing, and strings that look like an end', () => {
-    const big = { type: 'Feature', geometry: null, properties: { pad: 'x'.repeat(100_000) } };
+    const big = { type: 'Feature', geometry: null, properties: { pad: 'x'.repeat(130_000) } };
     const look = { type: 'Feature', geometry: null, properties: { s: '"}, {"type": "}]' } };
     const doc = { type: 'FeatureCollection', features: [look, big, look, big, look, look] };
     for (const t of [JSON.stringify(doc), JSON.stringify(doc, null, 1)]) {
