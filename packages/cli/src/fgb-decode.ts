@@ -12,7 +12,7 @@ import { Geometry } from 'flatgeobuf/lib/mjs/flat-geobuf/geometry.js';
 import { GeometryType } from 'flatgeobuf/lib/mjs/flat-geobuf/geometry-type.js';
 import { fromGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js';
 import type { HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.js';
-import type { Feature } from './input.js';
+import type { Feature } from './feature.js';
 
 /** Decodes the features of one block of a FlatGeobuf file. */
 export class BlockDecoder {

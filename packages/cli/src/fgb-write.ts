@@ -25,9 +25,9 @@ import { parseGC, parseGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js';
 import type { HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.js';
 import { calcTreeSize, generateLevelBounds } from 'flatgeobuf/lib/mjs/packedrtree.js';
 import { CliError } from './errors.js';
+import type { Feature } from './feature.js';
 import { type ColumnKind, extentOf, type Gathered, inOrder } from './gathered.js';
 import { hilbertOrder } from './hilbert.js';
-import type { Feature } from './input.js';
 import { createNow } from './signals.js';
 
 /** The FlatGeobuf file's first 8 bytes: "fgb", version 3, "fgb", 0. */

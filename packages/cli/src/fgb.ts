@@ -11,9 +11,9 @@ import { fromByteBuffer, type HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.
 import { calcTreeSize, generateLevelBounds } from 'flatgeobuf/lib/mjs/packedrtree.js';
 import { geoBoxDistance } from 'quadkit/geo';
 import { CliError, openToRead } from './errors.js';
+import type { Feature, Sourced } from './feature.js';
 import { BlockDecoder } from './fgb-decode.js';
 import { FGB_MAGIC, FGB_NODE_BYTES } from './fgb-write.js';
-import type { Feature, Sourced } from './input.js';
 
 /** Bytes read at once for the features found by a box. */
 const BLOCK = 4 << 20;

@@ -3,7 +3,7 @@
 // type of each property and the geometry types. The writers then go through the features again
 // in their own order (Hilbert order of the boxes' centres), one at a time from the scratch file.
 import { closeSync, openSync, readSync } from 'node:fs';
-import type { Feature } from './input.js';
+import type { Feature } from './feature.js';
 
 /** The type a property column is written with, from the values it holds. */
 export type ColumnKind = 'bool' | 'int' | 'double' | 'string' | 'json';

@@ -1,51 +1,19 @@
 // Readers of GeoJSON (a FeatureCollection, an array of features, or one feature or geometry),
 // newline-delimited GeoJSON and CSV, each turned into a stream of GeoJSON features with the place
 // each one came from, so that errors can name it. Every format is streamed, in memory bounded by
-// the largest feature (GeoJSON is cut into features by geojson-split.ts).
+// the largest feature (GeoJSON is cut into features by geojson-split.ts, CSV rows made features
+// by csv-features.ts; feature.ts checks each one).
 import { type FileHandle, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { splitCsv } from './csv.js';
+import { readCsv, sniffDelimiter } from './csv-features.js';
 import { CliError, openToRead } from './errors.js';
+import { asFeature, type Feature, type Place, Row, type Sourced } from './feature.js';
 import { splitGeojson } from './geojson-split.js';
 import type { Io } from './io.js';
 import { splitLines } from './lines.js';
-import { decimal } from './numbers.js';
 import { progress } from './progress.js';
 import { QK_MAGIC } from './qk-magic.js';
-import { type Place, placeText } from './shapes.js';
 import { STDIN, STDIN_NAME, spoolStdin } from './stdin.js';
-
-/** A GeoJSON feature as read from a file (validated later, by the index that takes it). */
-export interface Feature {
-  type: 'Feature';
-  geometry: { type: string; coordinates?: unknown; geometries?: unknown } | null;
-  properties: Record<string, unknown> | null;
-  [key: string]: unknown;
-}
-
-/** A feature and where it came from: `features[12]`, `line 13`. */
-export interface Sourced {
-  readonly feature: Feature;
-  readonly where: string;
-}
-
-// A feature read from a file and its place there, line `at` (`path` null: NDJSON, CSV) or
-// element `at` of the array at `path` (GeoJSON), made into text only when asked, for a message:
-// a text per feature cost a million-row CSV file about as much as the rest of its reading.
-class Row implements Sourced {
-  feature!: Feature;
-  constructor(
-    private readonly file: string,
-    private readonly path: string | null,
-    private readonly at: number,
-  ) {}
-
-  get where(): string {
-    return this.path === null
-      ? `${this.file}:${this.at}`
-      : `${this.file}: ${this.path}[${this.at}]`;
-  }
-}
 
 /** Input formats the command reads. */
 export type Format = 'geojson' | 'ndjson' | 'csv';
@@ -74,10 +42,6 @@ const EXTENSIONS: Record<string, Format> = {
   '.csv': 'csv',
   '.tsv': 'csv',
 };
-
-/** Column names taken for longitude and latitude, in order of preference (lower case). */
-const LON_NAMES = ['lon', 'lng', 'long', 'longitude', 'x'];
-const LAT_NAMES = ['lat', 'latitude', 'y'];
 
 /**
  * The format of a file: from its extension, else from its first bytes (`{` or `[` opening a
@@ -339,192 +303,6 @@ async function firstChar(file: string): Promise<string> {
   } finally {
     await handle.close();
   }
-}
-
-// CSV: each row is a Point feature at its lon/lat columns, with the row as its properties.
-async function* readCsv(
-  file: string,
-  options: ReadOptions,
-  delimiter: string,
-): AsyncGenerator<Sourced[]> {
-  let columns: string[] | undefined;
-  let lon = -1;
-  let lat = -1;
-  for await (const { records, lines, end } of splitCsv(file, delimiter)) {
-    const run: Sourced[] = [];
-    for (let r = 0; r < records.length; r++) {
-      const row = records[r]!;
-      if (columns === undefined) {
-        columns = row;
-        const lonName = pickColumn(file, columns, options.lon, LON_NAMES, 'longitude', '--lon');
-        const latName = pickColumn(file, columns, options.lat, LAT_NAMES, 'latitude', '--lat');
-        lon = columns.lastIndexOf(lonName);
-        lat = columns.lastIndexOf(latName);
-        continue;
-      }
-      const line = lines[r]!;
-      if (row.length !== columns.length)
-        throw new CliError(
-          `${file}:${line}: ${row.length} ${row.length === 1 ? 'field' : 'fields'}, but the header has ${columns.length} columns`,
-        );
-      const x = parseCoordinate(row[lon], columns[lon]!, file, line, 180);
-      const y = parseCoordinate(row[lat], columns[lat]!, file, line, 90);
-      const properties: Record<string, unknown> = {};
-      for (let c = 0; c < columns.length; c++)
-        if (columns[c] !== columns[lon] && columns[c] !== columns[lat])
-          properties[columns[c]!] = row[c];
-      const sourced = new Row(file, null, line);
-      sourced.feature = {
-        type: 'Feature',
-        geometry: { type: 'Point', coordinates: [x, y] },
-        properties,
-      };
-      run.push(sourced);
-    }
-    yield run;
-    options.onBytes?.(end);
-  }
-}
-
-function pickColumn(
-  file: string,
-  columns: string[],
-  given: string | undefined,
-  names: string[],
-  what: string,
-  flag: string,
-): string {
-  if (given !== undefined) {
-    if (!columns.includes(given))
-      throw new CliError(
-        `${file}: no column "${given}" (${flag}); the columns are ${columns.join(', ')}`,
-      );
-    return given;
-  }
-  for (const name of names) {
-    const found = columns.find((c) => c.toLowerCase() === name);
-    if (found !== undefined) return found;
-  }
-  throw new CliError(
-    `${file}: no ${what} column found (looked for ${names.join(', ')}); name it with ${flag} ` +
-      `(the columns are ${columns.join(', ')})`,
-  );
-}
-
-// The number in a coordinate column, in [-limit, limit] (180 for longitude, 90 for latitude),
-// of line `line` of `file`.
-function parseCoordinate(
-  text: string | undefined,
-  column: string,
-  file: string,
-  line: number,
-  limit: number,
-): number {
-  const value = text === undefined ? Number.NaN : decimal(text.trim());
-  if (!Number.isFinite(value))
-    throw new CliError(
-      `${file}:${line}: column "${column}" must be a number, got ${JSON.stringify(text)}`,
-    );
-  if (!(Math.abs(value) <= limit))
-    throw new CliError(
-      `${file}:${line}: column "${column}" must be in [-${limit}, ${limit}] (${limit === 90 ? 'a latitude' : 'a longitude'} in degrees), got ${text}`,
-    );
-  return value;
-}
-
-// The delimiter of a CSV file, from its first line: the most frequent of comma, semicolon, tab
-// and bar outside quotes (a comma when none is there). One delimiter, not any of them: a
-// comma-separated file may hold a semicolon or a bar in an unquoted field.
-async function sniffDelimiter(file: string): Promise<string> {
-  let head = '';
-  try {
-    const handle = await openToRead(file);
-    try {
-      const buffer = Buffer.alloc(65536);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      head = buffer.subarray(0, bytesRead).toString('utf8');
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return ',';
-  }
-  const counts = new Map<string, number>();
-  let quoted = false;
-  for (const ch of head) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && (ch === '\n' || ch === '\r')) break;
-    else if (!quoted && (ch === ',' || ch === ';' || ch === '\t' || ch === '|'))
-      counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  }
-  let best = ',';
-  for (const [ch, n] of counts) if (n > (counts.get(best) ?? 0)) best = ch;
-  return best;
-}
-
-// Throws naming the place when a position of the geometry lies off the globe: a longitude
-// outside [-180, 180] or a latitude outside [-90, 90] (the commands measure great circles and
-// tiles in degrees; a latitude of 91 would be read as 89). Anything not a position array is left
-// to the library's checks.
-function checkLonLat(geometry: unknown, place: Place): void {
-  if (geometry === null || typeof geometry !== 'object') return;
-  const g = geometry as { coordinates?: unknown; geometries?: unknown };
-  if (Array.isArray(g.geometries)) for (const part of g.geometries) checkLonLat(part, place);
-  checkPositions(g.coordinates, place);
-}
-
-// The positions in nested arrays of any depth (a polygon's rings: one loop over each ring's
-// positions, not a stack of every position).
-function checkPositions(c: unknown, place: Place): void {
-  if (!Array.isArray(c)) return;
-  if (typeof c[0] === 'number') {
-    checkPosition(c, place);
-    return;
-  }
-  for (let i = 0; i < c.length; i++) {
-    const p: unknown = c[i];
-    if (Array.isArray(p) && typeof p[0] === 'number') {
-      const x = p[0] as number;
-      const y = p[1] as number;
-      if (!(Math.abs(x) <= 180 && Math.abs(y) <= 90)) checkPosition(p, place);
-    } else checkPositions(p, place);
-  }
-}
-
-function checkPosition(c: unknown[], place: Place): void {
-  const [x, y] = c as number[];
-  if (!(Math.abs(x!) <= 180 && Math.abs(y!) <= 90) && Number.isFinite(x) && Number.isFinite(y))
-    throw new CliError(
-      `${placeText(place)}: position [${x}, ${y}] is off the globe (longitude in [-180, 180], latitude in [-90, 90])`,
-    );
-}
-
-// A feature, or a bare geometry wrapped in one; anything else is an error naming the place.
-function asFeature(value: unknown, place: Place): Feature {
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new CliError(
-      `${placeText(place)}: expected a GeoJSON feature or geometry, got ${kind(value)}`,
-    );
-  const type = (value as { type?: unknown }).type;
-  if (type === 'Feature') {
-    const f = value as Feature;
-    if (f.properties === undefined) f.properties = null;
-    checkLonLat((f as { geometry?: unknown }).geometry, place);
-    return f;
-  }
-  if (typeof type === 'string' && type !== 'FeatureCollection') {
-    checkLonLat(value, place);
-    return { type: 'Feature', geometry: value as Feature['geometry'], properties: null };
-  }
-  throw new CliError(
-    `${placeText(place)}: expected a GeoJSON feature or geometry, got type ${JSON.stringify(type)}`,
-  );
-}
-
-function kind(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'string' ? JSON.stringify(value) : typeof value;
 }
 
 /**

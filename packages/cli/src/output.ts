@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { CliError } from './errors.js';
-import type { Feature } from './input.js';
+import type { Feature } from './feature.js';
 import { READABLE } from './numbers.js';
 
 /** Output formats. */

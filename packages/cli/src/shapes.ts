@@ -5,18 +5,7 @@
 import type { StaticQuadtree } from 'quadkit';
 import { type Feature as GeoFeature, GeoIndex, geoNearestInto, haversine } from 'quadkit/geo';
 import { CliError } from './errors.js';
-import type { Feature } from './input.js';
-
-/**
- * Where a feature came from, for messages: the text (`cities.ndjson:13`), or a record that makes
- * it when asked (a CSV row's, so that a million rows make no million strings).
- */
-export type Place = string | { readonly where: string };
-
-/** The text of a place. */
-export function placeText(place: Place | undefined): string {
-  return place === undefined ? '' : typeof place === 'string' ? place : place.where;
-}
+import { type Feature, type Place, placeText } from './feature.js';
 
 /** A checked batch of features: the library's index over them and where each came from. */
 export interface Batch {

@@ -13,7 +13,7 @@
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { StaticQuadtree } from 'quadkit';
 import { CliError, openToRead } from './errors.js';
-import type { Feature } from './input.js';
+import type { Feature } from './feature.js';
 import { QK_MAGIC, QK_VERSION } from './qk-magic.js';
 import { createNow } from './signals.js';
 

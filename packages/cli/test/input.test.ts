@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFeatures, type Sourced } from '../src/input.js';
+import type { Sourced } from '../src/feature.js';
+import { readFeatures } from '../src/input.js';
 import { cityFeature, countries, sampleCities } from './data.js';
 
 let dir = '';

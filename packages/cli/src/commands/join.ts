@@ -13,10 +13,10 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Writable } from 'node:stream';
 import { CliError } from '../errors.js';
+import type { Feature, Place } from '../feature.js';
 import { splitGeojson } from '../geojson-split.js';
 import {
   detectFormat,
-  type Feature,
   type InputFlags,
   readFeatures,
   readRuns,
@@ -27,7 +27,7 @@ import { splitLineBytes } from '../lines.js';
 import { featureWriter, type OutputFormat } from '../output.js';
 import { PointBytes } from '../point-bytes.js';
 import { progress } from '../progress.js';
-import { type Batch, checkBatch, firstContaining, type Place, pointOf } from '../shapes.js';
+import { type Batch, checkBatch, firstContaining, pointOf } from '../shapes.js';
 import { displayName, STDIN } from '../stdin.js';
 
 /** Options of `quadkit join`. */

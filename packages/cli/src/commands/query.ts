@@ -4,7 +4,8 @@
 // file the features stream past an exact test, so no file has to fit in memory.
 import { geoSearchBox } from 'quadkit/geo';
 import { CliError } from '../errors.js';
-import { batches, type Feature, type InputFlags, readWithProgress } from '../input.js';
+import type { Feature } from '../feature.js';
+import { batches, type InputFlags, readWithProgress } from '../input.js';
 import type { Io } from '../io.js';
 import { featureWriter, type OutputFormat } from '../output.js';
 import { checkBatch, greatCircleKm, matching, nearestPoints, pointOf } from '../shapes.js';
