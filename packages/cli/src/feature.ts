@@ -53,27 +53,53 @@ export class Row implements Sourced {
 // to the library's checks.
 function checkLonLat(geometry: unknown, place: Place): void {
   if (geometry === null || typeof geometry !== 'object') return;
-  const g = geometry as { coordinates?: unknown; geometries?: unknown };
+  const g = geometry as { type?: unknown; coordinates?: unknown; geometries?: unknown };
   if (Array.isArray(g.geometries)) for (const part of g.geometries) checkLonLat(part, place);
-  checkPositions(g.coordinates, place);
+  const depth = depthOf(g.type);
+  if (depth < 0) checkPositions(g.coordinates, place);
+  else checkAt(g.coordinates, depth, place);
 }
 
-// The positions in nested arrays of any depth (a polygon's rings: one loop over each ring's
-// positions, not a stack of every position).
+// How deep a type's positions lie in its coordinates (0: the coordinates are one; -1: not a type
+// with coordinates).
+function depthOf(type: unknown): number {
+  switch (type) {
+    case 'Point':
+      return 0;
+    case 'MultiPoint':
+    case 'LineString':
+      return 1;
+    case 'MultiLineString':
+    case 'Polygon':
+      return 2;
+    case 'MultiPolygon':
+      return 3;
+    default:
+      return -1;
+  }
+}
+
+// The positions `depth` arrays down, each list of them walked in one loop that reads two numbers
+// a position (a fifth of the time of reading 51 MB of polygons went to the first walk of their
+// positions by checkPositions' recursion, which looks at each element for what it is: 524 -> 424
+// ms a pass); whatever is not nested as the type says is looked at by checkPositions.
+function checkAt(c: unknown, depth: number, place: Place): void {
+  if (!Array.isArray(c)) return;
+  if (depth === 0 || typeof c[0] === 'number') checkPositions(c, place);
+  else if (depth > 1) for (let i = 0; i < c.length; i++) checkAt(c[i], depth - 1, place);
+  else
+    for (let i = 0; i < c.length; i++) {
+      const p: unknown = c[i];
+      if (!Array.isArray(p) || typeof p[0] !== 'number') checkPositions(p, place);
+      else if (!(Math.abs(p[0]) <= 180 && Math.abs(p[1] as number) <= 90)) checkPosition(p, place);
+    }
+}
+
+// The positions in nested arrays of any depth: each array whose first element is a number.
 function checkPositions(c: unknown, place: Place): void {
   if (!Array.isArray(c)) return;
-  if (typeof c[0] === 'number') {
-    checkPosition(c, place);
-    return;
-  }
-  for (let i = 0; i < c.length; i++) {
-    const p: unknown = c[i];
-    if (Array.isArray(p) && typeof p[0] === 'number') {
-      const x = p[0] as number;
-      const y = p[1] as number;
-      if (!(Math.abs(x) <= 180 && Math.abs(y) <= 90)) checkPosition(p, place);
-    } else checkPositions(p, place);
-  }
+  if (typeof c[0] === 'number') checkPosition(c, place);
+  else for (let i = 0; i < c.length; i++) checkPositions(c[i], place);
 }
 
 function checkPosition(c: unknown[], place: Place): void {
