@@ -7,6 +7,8 @@
 import { isAscii } from 'node:buffer';
 import { chunksOf } from './chunks.js';
 import { CliError, openToRead } from './errors.js';
+import { CLASS, CLOSE, ESCAPE, isSpace, OPEN, QUOTE } from './json-bytes.js';
+import { parsePieces } from './json-pieces.js';
 
 /** A run of parsed values: elements `first`, `first + 1`, … of `path`, or the whole document. */
 export interface Split {
@@ -65,21 +67,6 @@ const AFTER = 6; // after a member's value: ',' or '}'
 const ELEMENT = 7; // an element, or the array's end
 const IN_ELEMENT = 8; // inside an element
 const DONE = 9; // after the top-level value: only white space
-
-// The bytes the scan looks at: '"', '\\', '{' and '[', '}' and ']'.
-const QUOTE = 1;
-const ESCAPE = 2;
-const OPEN = 3;
-const CLOSE = 4;
-const CLASS = new Uint8Array(256);
-CLASS[0x22] = QUOTE;
-CLASS[0x5c] = ESCAPE;
-CLASS[0x7b] = OPEN;
-CLASS[0x5b] = OPEN;
-CLASS[0x7d] = CLOSE;
-CLASS[0x5d] = CLOSE;
-
-const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /**
  * The scan, fed the file's bytes chunk by chunk (`push`, then `end`); each call returns the
@@ -418,12 +405,17 @@ export class GeojsonSplitter {
     throw new CliError(`${this.file}: ${message} at byte ${this.base + i}`);
   }
 
-  // The text of bytes [from, to) of the file: in the carried chunks or the current one.
+  // Bytes holding bytes [from, to) of the file, and the file offset of their first: the current
+  // chunk, or the carried chunks joined with it.
+  private bytesOf(from: number, to: number): [Uint8Array, number] {
+    if (from >= this.base) return [this.buf, this.base];
+    return [Buffer.concat([...this.carry, this.buf.subarray(0, to - this.base)]), this.cutStart];
+  }
+
+  // The text of bytes [from, to) of the file.
   private text(from: number, to: number): string {
-    const chunk = this.buf;
-    if (from >= this.base) return decode(chunk, from - this.base, to - this.base);
-    const whole = Buffer.concat([...this.carry, chunk.subarray(0, to - this.base)]);
-    return decode(whole, from - this.cutStart, to - this.cutStart);
+    const [bytes, origin] = this.bytesOf(from, to);
+    return decode(bytes, from - origin, to - origin);
   }
 
   // Parses in one go the whole elements from byte i of the chunk (an element's '{') to the last
@@ -544,6 +536,15 @@ export class GeojsonSplitter {
   }
 
   private parse(from: number, to: number, what: string): unknown {
+    if (to - from >= HEAP_MAX) {
+      // In pieces (see json-pieces.ts); a text that does not parse is parsed whole, to name its
+      // fault.
+      const [bytes, origin] = this.bytesOf(from, to);
+      const value = parsePieces(bytes, from - origin, to - origin, HEAP_MAX, (a, b) =>
+        decode(bytes, a, b),
+      );
+      if (value !== undefined) return value;
+    }
     const text = this.text(from, to);
     try {
       return JSON.parse(text);
