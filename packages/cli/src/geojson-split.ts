@@ -4,10 +4,9 @@
 // the runs of whole elements each chunk of the file holds, in one call. An element that straddles
 // chunks is carried over, so memory is bounded by the largest feature, not by the file. Errors
 // name the element and the byte (counted from 0) where it starts.
-import { isAscii } from 'node:buffer';
 import { chunksOf } from './chunks.js';
 import { CliError, openToRead } from './errors.js';
-import { CLASS, CLOSE, ESCAPE, isSpace, OPEN, QUOTE } from './json-bytes.js';
+import { CLASS, CLOSE, decode, ESCAPE, HEAP_MAX, isSpace, OPEN, QUOTE } from './json-bytes.js';
 import { parsePieces } from './json-pieces.js';
 
 /** A run of parsed values: elements `first`, `first + 1`, … of `path`, or the whole document. */
@@ -43,9 +42,6 @@ export interface KnownType {
 const CHUNK = 1 << 18;
 // Whole elements are parsed together up to about this many bytes (larger runs are no faster).
 const BATCH = 1 << 16;
-// V8 puts a string longer than about this in pages of its own, fresh from the system each time
-// (4 ms a megabyte here): texts of many elements are kept under it.
-const HEAP_MAX = 120_000;
 // Elements are moved through by native searches (see skipObject) after one larger than this:
 // in small ones (points) strings come every few bytes, and a call per string costs more than
 // looking at each byte.
@@ -601,13 +597,6 @@ export class GeojsonSplitter {
     else if (!this.streamed)
       this.out.push({ path: null, first: 0, values: [this.members], end: 0 });
   }
-}
-
-// The text of bytes [from, to) of a chunk, in UTF-8 (ASCII, the most common, copied as is: a
-// quarter of the reading time otherwise).
-function decode(chunk: Uint8Array, from: number, to: number): string {
-  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset + from, to - from);
-  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
 
 function shown(c: number): string {

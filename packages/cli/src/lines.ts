@@ -5,6 +5,7 @@
 import { isAscii } from 'node:buffer';
 import { chunksOf } from './chunks.js';
 import { openToRead } from './errors.js';
+import { decode, HEAP_MAX } from './json-bytes.js';
 
 // The most bytes of ASCII lines decoded into one text (V8 puts a string over 128 KiB in pages of
 // its own, fresh from the system each time: slower to make).
@@ -12,8 +13,11 @@ const PIECE = 1 << 16;
 
 /** The lines a chunk of a file completed: `texts[i]` is line number `numbers[i]` (from 1). */
 export interface Lines {
-  /** The lines' texts, without their '\n'. */
-  texts: string[];
+  /**
+   * The lines' texts, without their '\n'; a line longer than HEAP_MAX bytes as its bytes (to be
+   * parsed in pieces: see json-pieces.ts).
+   */
+  texts: (string | Uint8Array)[];
   /** Their numbers. */
   numbers: number[];
   /** The byte offset just after the last of them. */
@@ -53,7 +57,7 @@ export async function* splitLines(
         )
           from += 3;
         if (!blank(bytes, from, to)) {
-          out.texts.push(bytes.toString('utf8', from, to));
+          out.texts.push(to - from > HEAP_MAX ? bytes.subarray(from, to) : decode(bytes, from, to));
           out.numbers.push(line);
         }
         line++;
@@ -86,9 +90,16 @@ export async function* splitLines(
         // of the bytes, and quicker than decoding UTF-8), then cut from it: a copy per line is a
         // call into Node per line.
         for (;;) {
-          let last = bytes.lastIndexOf(10, Math.min(from + piece, bytesRead - 1));
-          if (last < from) last = bytes.indexOf(10, from);
-          if (last < 0) break;
+          const last = bytes.lastIndexOf(10, Math.min(from + piece, bytesRead - 1));
+          if (last < from) {
+            // A line longer than a piece, taken alone.
+            const nl = bytes.indexOf(10, from);
+            if (nl < 0) break;
+            take(bytes, from, nl);
+            from = nl + 1;
+            out.end = at + from;
+            continue;
+          }
           const text = bytes.toString('latin1', from, last + 1);
           for (let f = 0, nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', f)) {
             if (!blank(bytes, from + f, from + nl)) {

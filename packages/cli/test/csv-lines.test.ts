@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitCsv } from '../src/csv.js';
+import { HEAP_MAX } from '../src/json-bytes.js';
 import { splitLineBytes, splitLines } from '../src/lines.js';
 
 let dir = '';
@@ -130,7 +131,7 @@ describe('splitLines', () => {
             .map((l, i) => ({ l, n: i + 1 }))
             .filter(({ l }) => l.replace(/[ \r]/g, '') !== '');
           for (const chunk of [size, 1 << 20]) {
-            const texts: string[] = [];
+            const texts: (string | Uint8Array)[] = [];
             const numbers: number[] = [];
             // (ASCII lines decoded in pieces of 1 to 7 bytes, or 64 KiB.)
             for await (const got of splitLines(
@@ -163,5 +164,24 @@ describe('splitLines', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('gives a line longer than HEAP_MAX bytes as its bytes, ASCII or not, within a chunk or across chunks', async () => {
+    const long = (c: string) => `{"a":"${c.repeat(HEAP_MAX)}"}`;
+    const lines = ['{"b":1}', long('x'), long('é'), '', '{"c":2}', long('y')];
+    const file = write(lines.join('\n'));
+    for (const chunk of [1 << 16, 1 << 20, 1 << 23]) {
+      const got: string[] = [];
+      const numbers: number[] = [];
+      for await (const run of splitLines(file, chunk))
+        for (let k = 0; k < run.texts.length; k++) {
+          const t = run.texts[k]!;
+          expect(typeof t === 'string').toBe(t.length <= HEAP_MAX);
+          got.push(typeof t === 'string' ? t : Buffer.from(t).toString('utf8'));
+          numbers.push(run.numbers[k]!);
+        }
+      expect(got).toEqual(lines.filter((l) => l !== ''));
+      expect(numbers).toEqual([1, 2, 3, 5, 6]);
+    }
   });
 });

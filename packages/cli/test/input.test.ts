@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sourced } from '../src/feature.js';
 import { readFeatures } from '../src/input.js';
+import { HEAP_MAX } from '../src/json-bytes.js';
 import { cityFeature, countries, sampleCities } from './data.js';
 
 let dir = '';
@@ -140,6 +141,25 @@ describe('readFeatures(file) on a file whose name does not say its format', () =
     ]);
     const csv = await all(write('table', 'n,lon,lat\n1,1,2\n'));
     expect(csv.map((s) => s.feature.geometry)).toEqual([point.geometry]);
+  });
+
+  it('reads NDJSON lines longer than HEAP_MAX bytes as JSON.parse does, and names such a line that is not valid JSON', async () => {
+    const ring = Array.from({ length: 8000 }, (_, i) => [i / 50 - 80, (i % 100) - 50.5]);
+    const big = {
+      type: 'Feature',
+      properties: { n: 'é' },
+      geometry: { type: 'Polygon', coordinates: [ring] },
+    };
+    const text = `${JSON.stringify(big)}\n${JSON.stringify(point)}\n${JSON.stringify(big)}\n`;
+    expect(Buffer.byteLength(JSON.stringify(big))).toBeGreaterThan(HEAP_MAX);
+    const got = await all(write('big.ndjson', text));
+    expect(got.map((s) => s.feature)).toEqual(
+      [big, point, big].map((f) => JSON.parse(JSON.stringify(f))),
+    );
+    const bad = text.replace('],[', '],,[');
+    expect(await all(write('bad.ndjson', bad)).catch((e: Error) => e.message)).toMatch(
+      /bad\.ndjson:1: not valid JSON \(Unexpected token/,
+    );
   });
 
   it('tells one long feature per line from one long document, when the first line is longer than 64 KB', async () => {
