@@ -1,9 +1,10 @@
 // Cuts a GeoJSON document into its features without tokenising every number: a scan over the
 // bytes that tracks only strings (and their escapes) and the depth of braces and brackets finds
 // the elements of the top-level `features` array (or of a top-level array), and JSON.parse reads
-// the runs of whole elements each chunk of the file holds, in one call. An element that straddles
-// chunks is carried over, so memory is bounded by the largest feature, not by the file. Errors
-// name the element and the byte (counted from 0) where it starts.
+// the runs of whole elements each chunk of the file holds, in one call (an element longer than
+// HEAP_MAX bytes alone, in pieces: json-pieces.ts). An element that straddles chunks is carried
+// over, so memory is bounded by the largest feature, not by the file. Errors name the element
+// and the byte (counted from 0) where it starts.
 import { chunksOf } from './chunks.js';
 import { CliError, openToRead } from './errors.js';
 import { CLASS, CLOSE, decode, ESCAPE, HEAP_MAX, isSpace, OPEN, QUOTE } from './json-bytes.js';
