@@ -29,12 +29,12 @@ export const MAPSHAPER = '0.7.70';
 /** Where the data files are cached. */
 export const dataDir = (quick) =>
   process.env.QUADKIT_BENCH_DIR ?? join(tmpdir(), `quadkit-bench-files${quick ? '-quick' : ''}`);
-/** Where mapshaper and the peak-RSS hook are installed. */
-export const toolsDir = join(tmpdir(), 'quadkit-bench-tools');
+// Where mapshaper and the peak-RSS hook are installed.
+const toolsDir = join(tmpdir(), 'quadkit-bench-tools');
 
 // --- Data ---
 
-// Writes a file from an iterable of strings, through a buffer.
+/** Writes a file from an iterable of strings, through a buffer. */
 export async function writeAll(path, texts) {
   const handle = await open(`${path}.part`, 'w');
   let pending = [];
@@ -53,7 +53,7 @@ export async function writeAll(path, texts) {
   execFileSync('mv', [`${path}.part`, path]);
 }
 
-export function* collection(features) {
+function* collection(features) {
   yield '{"type":"FeatureCollection","features":[\n';
   let first = true;
   for (const f of features) {
@@ -63,6 +63,7 @@ export function* collection(features) {
   yield '\n]}\n';
 }
 
+/** The features as newline-delimited GeoJSON, a line each. */
 export function* lines(features) {
   for (const f of features) yield `${JSON.stringify(f)}\n`;
 }
@@ -92,7 +93,7 @@ export function* pointFeatures(n) {
   }
 }
 
-export function* csv(features) {
+function* csv(features) {
   yield 'id,name,population,lon,lat\n';
   for (const { geometry, properties: p } of features)
     yield `${p.id},${p.name},${p.population},${geometry.coordinates[0]},${geometry.coordinates[1]}\n`;
@@ -101,7 +102,7 @@ export function* csv(features) {
 // The world-atlas countries at a scale as GeoJSON features, cut at the antimeridian as quadkit
 // reads them (world-atlas draws Russia, Fiji and Antarctica with rings that step from 180 to -180,
 // which a planar test reads as bands round the world): every tool then answers the same question.
-export async function countries(scale) {
+async function countries(scale) {
   const { feature } = require('topojson-client');
   const { cutAtAntimeridian } = await import(pathToFileURL(join(root, 'dist/geo/index.js')).href);
   const topology = JSON.parse(
@@ -113,7 +114,7 @@ export async function countries(scale) {
 }
 
 // The world's countries (1:50m), repeated to about `bytes`.
-export function* repeated(list, bytes) {
+function* repeated(list, bytes) {
   const once = Buffer.byteLength(JSON.stringify(list));
   const times = Math.max(1, Math.round(bytes / once));
   for (let t = 0; t < times; t++) yield* list;
@@ -172,7 +173,7 @@ export function mapshaper() {
 
 // A module preloaded into each measured child: it writes the process's peak RSS (from
 // process.resourceUsage().maxRSS, in KiB) to QUADKIT_BENCH_RSS as the process exits.
-export function rssHook() {
+function rssHook() {
   const hook = join(toolsDir, 'peak-rss.mjs');
   if (!existsSync(hook)) {
     mkdirSync(toolsDir, { recursive: true });

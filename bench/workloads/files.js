@@ -47,7 +47,7 @@ import {
   writeAll,
 } from './files-data.js';
 
-export { dataDir, makeFiles, pointFeatures } from './files-data.js';
+export { dataDir, makeFiles } from './files-data.js';
 
 export const id = 'files';
 

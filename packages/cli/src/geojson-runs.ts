@@ -5,7 +5,7 @@
 // fields below are the state the two share.
 import { CliError } from './errors.js';
 import { decode, HEAP_MAX, isSpace } from './json-bytes.js';
-import { parsePieces } from './json-pieces.js';
+import { parseBytes } from './json-pieces.js';
 
 /** A run of parsed values: elements `first`, `first + 1`, … of `path`, or the whole document. */
 export interface Split {
@@ -208,19 +208,11 @@ export class ElementRuns {
   }
 
   protected parse(from: number, to: number, what: string): unknown {
-    if (to - from >= HEAP_MAX) {
-      // In pieces (see json-pieces.ts); a text that does not parse is parsed whole, to name its
-      // fault.
-      const [bytes, origin] = this.bytesOf(from, to);
-      const value = parsePieces(bytes, from - origin, to - origin, HEAP_MAX, (a, b) =>
-        decode(bytes, a, b),
-      );
-      if (value !== undefined) return value;
-    }
-    const text = this.text(from, to);
+    const [bytes, origin] = this.bytesOf(from, to);
     try {
-      return JSON.parse(text);
+      return parseBytes(bytes, from - origin, to - origin);
     } catch (e) {
+      const text = decode(bytes, from - origin, to - origin);
       // (V8's positions are in the text parsed; the bytes of the file are more use.)
       const message = (e as Error).message.replace(
         / at position (\d+)(?: \(line \d+ column \d+\))?/,

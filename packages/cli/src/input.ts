@@ -10,8 +10,7 @@ import { CliError, openToRead } from './errors.js';
 import { asFeature, type Feature, type Place, Row, type Sourced } from './feature.js';
 import { splitGeojson } from './geojson-split.js';
 import type { Io } from './io.js';
-import { decode, HEAP_MAX } from './json-bytes.js';
-import { parsePieces } from './json-pieces.js';
+import { parseBytes } from './json-pieces.js';
 import { splitLines } from './lines.js';
 import { progress } from './progress.js';
 import { QK_MAGIC } from './qk-magic.js';
@@ -221,7 +220,7 @@ async function* readNdjson(
       const text = texts[i]!;
       let value: unknown;
       try {
-        value = typeof text === 'string' ? JSON.parse(text) : parseLong(text);
+        value = typeof text === 'string' ? JSON.parse(text) : parseBytes(text, 0, text.length);
       } catch (e) {
         throw new CliError(`${file}:${numbers[i]}: not valid JSON (${(e as Error).message})`);
       }
@@ -232,14 +231,6 @@ async function* readNdjson(
     yield run;
     onBytes?.(end);
   }
-}
-
-// A line's value from its bytes, in pieces (see json-pieces.ts); a text that does not parse so
-// is parsed whole, which throws naming its fault.
-function parseLong(bytes: Uint8Array): unknown {
-  const decodeAt = (a: number, b: number) => decode(bytes, a, b);
-  const value = parsePieces(bytes, 0, bytes.length, HEAP_MAX, decodeAt);
-  return value !== undefined ? value : JSON.parse(decodeAt(0, bytes.length));
 }
 
 // GeoJSON: the elements of `features` (or of a top-level array), cut from the file's bytes and

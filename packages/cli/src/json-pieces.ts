@@ -8,7 +8,7 @@
 // is checked by JSON.parse and what lies between them by the scan, so that text is taken only
 // when JSON.parse of the whole would take it.
 
-import { CLASS, CLOSE, isSpace, OPEN, QUOTE } from './json-bytes.js';
+import { CLASS, CLOSE, decode, HEAP_MAX, isSpace, OPEN, QUOTE } from './json-bytes.js';
 
 // Separators of a long array or object are noted about this many bytes apart.
 const PIECE = 1 << 15;
@@ -48,6 +48,21 @@ export function parsePieces(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The value of the JSON text in bytes [from, to): in pieces when it is HEAP_MAX bytes or more,
+ * else (or when the pieces do not parse) by one JSON.parse, which throws naming the fault.
+ * @param bytes - the bytes holding the text.
+ * @param from - its first byte.
+ * @param to - the byte after its last.
+ */
+export function parseBytes(bytes: Uint8Array, from: number, to: number): unknown {
+  if (to - from >= HEAP_MAX) {
+    const value = parsePieces(bytes, from, to, HEAP_MAX, (a, b) => decode(bytes, a, b));
+    if (value !== undefined) return value;
+  }
+  return JSON.parse(decode(bytes, from, to));
 }
 
 // The scan: the outermost array or object, if the text is one, longer than `most`, with its
