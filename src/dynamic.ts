@@ -18,6 +18,11 @@ const NOTHING_LOADED = '; nothing was loaded';
  * `pairs` and `visit` do, and mutating the index from inside their callbacks throws an Error
  * (queries from inside them are fine).
  *
+ * An object item is found again (`remove`, `update`, `has`, the duplicate check of `insert`) by
+ * a private field the index adds to it, which the object's own code, `Object.keys`, JSON and
+ * `structuredClone` never see; primitives and objects that are not extensible (frozen, sealed)
+ * are found through a Map.
+ *
  * @typeParam T - the item type.
  */
 export abstract class DynamicIndex<T> extends QueryIndex<T> {
@@ -111,9 +116,9 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
     if (items === null) while (i < n && engine.insert(i as T, boxes, 4 * i) >= 0) i++;
     else while (i < n && engine.insert(items[i] as T, boxes, 4 * i) >= 0) i++;
     if (i < n) {
-      const { slots } = engine.store;
+      const { store } = engine;
       for (let j = i - 1; j >= 0; j--) {
-        engine.remove(slots.get(items === null ? (j as T) : (items[j] as T))!);
+        engine.remove(store.find(items === null ? (j as T) : (items[j] as T)));
       }
       throw duplicate(i);
     }
@@ -178,7 +183,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
 
   /** Whether the item is in the index. */
   has(item: T): boolean {
-    return this.engine.store.slots.has(item);
+    return this.engine.store.find(item) >= 0;
   }
 
   /** Removes every item. */
