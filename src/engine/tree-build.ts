@@ -1,6 +1,7 @@
 // The bulk placement of the region tree's buffered inserts (see tree.ts): a burst as large as
-// the tree rebuilds it top-down, each level one counting pass and one scatter of the entries
-// into a second buffer, like the partition of a radix sort.
+// the tree rebuilds it top-down, each level one counting pass and one partition of the entries
+// in place, like the American flag sort (P. M. McIlroy, K. Bostic, M. D. McIlroy, "Engineering
+// radix sort", Computing Systems 6(1), 1993).
 
 import type { RegionTree } from './tree.js';
 import {
@@ -18,12 +19,6 @@ import {
   regroup,
 } from './tree-nodes.js';
 
-/** A rebuild's buffer of entries: item slots and their boxes. */
-interface EntryArrays {
-  slot: Int32Array;
-  box: Float64Array;
-}
-
 /** Groups of a rebuild's split: stay, then for each child: stay in it, or one of its children. */
 const GROUPS = 21;
 /** Grandchild cells that contain no box (minX and minY +Infinity): see tagGroups. */
@@ -35,8 +30,8 @@ const NO_CELLS = new Float64Array(4 * 4 * 6).fill(Number.POSITIVE_INFINITY);
  * maxObjects (and the node is above maxLevels): those that fit the child their centre picks go
  * down, the rest stay. That is the tree one-by-one inserts make, in any order: a node splits
  * once the items reaching it outnumber maxObjects, and which items reach it does not depend on
- * the order. Each level is one counting pass and one scatter into a second buffer (nodes at odd
- * depths read it, nodes at even depths the first), like the partition of a radix sort.
+ * the order. Each level is one counting pass and one partition in place, in the buffer that
+ * becomes the buckets: no second buffer (a fresh one cost more in page faults than the moves).
  */
 export function rebuild(tree: RegionTree<unknown>, p: number): void {
   const total = tree.lk[NODE_SUB]!;
@@ -62,40 +57,35 @@ export function rebuild(tree: RegionTree<unknown>, p: number): void {
   }
   tree.reset();
   tree.lk[NODE_SUB] = total;
-  // Tasks: a node, its items' range [lo, hi) and the buffer they are in. The first buffer (the
-  // pending one) becomes the bucket array at the end: each node's bucket is its range there,
-  // exactly sized, so ranges that end in the second buffer are copied back.
-  const a = { slot: tree.pendSlot, box: tree.pendBox };
-  const b = { slot: new Int32Array(total), box: new Float64Array(4 * total) };
+  // Tasks: a node and its items' range [lo, hi) in the pending buffer, which becomes the bucket
+  // array at the end: each node's bucket is its range there, exactly sized.
+  const { pendSlot: slot, pendBox: box } = tree;
   const tag = new Uint8Array(total);
   // The cells of the grandchildren of the node being split (4 per child, 6 doubles each), and
-  // the start of each group of its items.
+  // the start and the end of each group of its items.
   const cells = new Float64Array(4 * 4 * 6);
   const edge = new Int32Array(GROUPS);
-  const tasks = new Int32Array(4 * (16 * (tree.maxLevels + 2)));
+  const ends = new Int32Array(GROUPS);
+  const tasks = new Int32Array(3 * (16 * (tree.maxLevels + 2)));
   const { maxObjects, maxLevels } = tree;
   let sp = 0;
   tasks[sp++] = 0;
   tasks[sp++] = 0;
   tasks[sp++] = total;
-  tasks[sp++] = 0;
   while (sp > 0) {
-    const inB = tasks[--sp]!;
     const hi = tasks[--sp]!;
     const lo = tasks[--sp]!;
     const n = tasks[--sp]!;
     const l = 8 * n;
     const d = tree.lk[l + NODE_DEPTH]!;
-    const src = inB ? b : a;
-    const dst = inB ? a : b;
     if (hi - lo <= maxObjects || d >= maxLevels) {
       // A leaf: all its items in its bucket.
-      own(tree, n, src, b, a, lo, hi);
+      own(tree, n, slot, lo, hi);
       continue;
     }
     // Split, two levels at a time where the depth allows: each item goes to one group: it
     // stays in n (group 0), or stays in child q (1 + 5q), or goes to grandchild r of child q
-    // (2 + 5q + r). The scatter lays the groups out in that order, which is the order of the
+    // (2 + 5q + r). The partition lays the groups out in that order, which is the order of the
     // buckets: each node's stayers, then its children's items.
     const c = allocChildren(tree, n);
     const geo = tree.geo;
@@ -107,16 +97,17 @@ export function rebuild(tree: RegionTree<unknown>, p: number): void {
         }
       }
     }
-    tagGroups(src.box, lo, hi, geo, l, 8 * c, two ? cells : null, tag, edge);
-    // edge[g]: where group g starts; scatter leaves it where group g ends.
+    tagGroups(box, lo, hi, geo, l, 8 * c, two ? cells : null, tag, edge);
+    // edge[g]: where group g starts; the partition leaves it where group g ends.
     let at = lo;
     for (let g = 0; g < GROUPS; g++) {
       const count = edge[g]!;
       edge[g] = at;
       at += count;
+      ends[g] = at;
     }
-    scatter(src.slot, src.box, lo, hi, tag, edge, dst.slot, dst.box);
-    own(tree, n, dst, b, a, lo, edge[0]!);
+    partition(slot, box, tag, edge, ends);
+    own(tree, n, slot, lo, edge[0]!);
     // The children, last first so that the walk goes in child order.
     for (let q = 3; q >= 0; q--) {
       const k = c + q;
@@ -129,12 +120,11 @@ export function rebuild(tree: RegionTree<unknown>, p: number): void {
         tasks[sp++] = k;
         tasks[sp++] = from;
         tasks[sp++] = to;
-        tasks[sp++] = 1 - inB;
         continue;
       }
       // Split child k by its groups: its stayers, then its children's ranges.
       const kc = allocChildren(tree, k);
-      own(tree, k, dst, b, a, from, edge[5 * q + 1]!);
+      own(tree, k, slot, from, edge[5 * q + 1]!);
       for (let r = 3; r >= 0; r--) {
         const f = edge[5 * q + 1 + r]!;
         const t = edge[5 * q + 2 + r]!;
@@ -143,35 +133,25 @@ export function rebuild(tree: RegionTree<unknown>, p: number): void {
         tasks[sp++] = kc + r;
         tasks[sp++] = f;
         tasks[sp++] = t;
-        tasks[sp++] = 1 - inB;
       }
     }
   }
-  tree.buckets.adopt(a.box, a.slot, total);
+  tree.buckets.adopt(box, slot, total);
   tree.pendSlot = new Int32Array(64);
   tree.pendBox = new Float64Array(4 * 64);
   // Sort the stayers of inner nodes into their regions, and set their bands.
   for (let n = 0; n < tree.nodeCount; n++) if (tree.lk[8 * n + NODE_CHILD]! >= 0) regroup(tree, n);
 }
 
-// Makes the items in [lo, hi) of `src` node n's bucket, exactly sized: in `home`, where the
-// buckets will be (copied there from `other` if src is that).
-function own(
-  tree: RegionTree<unknown>,
-  n: number,
-  src: EntryArrays,
-  other: EntryArrays,
-  home: EntryArrays,
-  lo: number,
-  hi: number,
-): void {
+// Makes the items in [lo, hi) of the pending buffer (whose slots are `slot`) node n's bucket,
+// exactly sized.
+function own(tree: RegionTree<unknown>, n: number, slot: Int32Array, lo: number, hi: number): void {
   const lk = tree.lk;
   const l = 8 * n;
   lk[l + NODE_START] = lo;
   lk[l + NODE_COUNT] = hi - lo;
   lk[l + NODE_CLASS] = hi > lo ? EXACT : -1;
-  if (src === other) copyRange(src.slot, src.box, lo, hi, home.slot, home.box, lo);
-  claim(home.slot, lo, hi, tree.store.node, tree.store.pos, n);
+  claim(slot, lo, hi, tree.store.node, tree.store.pos, n);
 }
 
 // Groups each box of src[lo..hi) by where it goes from the node at geo[l] (its children's cells
@@ -230,23 +210,40 @@ function bit(b: boolean): number {
   return (b as unknown as number) | 0;
 }
 
-// Moves each entry of [lo, hi) to the next free place of its group's range in dst (edge[g]
-// onwards; edge is advanced).
-function scatter(
-  srcSlot: Int32Array,
-  srcBox: Float64Array,
-  lo: number,
-  hi: number,
+// Puts each entry in its group's range, in place: group g from edge[g] to ends[g], the groups
+// one after another. Each group is filled in turn: an entry found there that belongs to a later
+// group is swapped to that group's next free place (edge is advanced), so every swap puts one
+// entry where it stays. Leaves edge[g] where group g ends.
+function partition(
+  slot: Int32Array,
+  box: Float64Array,
   tag: Uint8Array,
   edge: Int32Array,
-  dstSlot: Int32Array,
-  dstBox: Float64Array,
+  ends: Int32Array,
 ): void {
-  for (let e = lo; e < hi; e++) {
-    const g = tag[e]!;
-    const to = edge[g]!;
-    edge[g] = to + 1;
-    copyEntryTo(srcSlot, srcBox, e, dstSlot, dstBox, to);
+  for (let g = 0; g < GROUPS; g++) {
+    const end = ends[g]!;
+    let e = edge[g]!;
+    while (e < end) {
+      const t = tag[e]!;
+      if (t === g) {
+        e++;
+        continue;
+      }
+      const to = edge[t]!;
+      edge[t] = to + 1;
+      tag[e] = tag[to]!;
+      tag[to] = t;
+      const s = slot[e]!;
+      slot[e] = slot[to]!;
+      slot[to] = s;
+      for (let k = 4 * e, j = 4 * to; k < 4 * e + 4; k++, j++) {
+        const v = box[k]!;
+        box[k] = box[j]!;
+        box[j] = v;
+      }
+    }
+    edge[g] = e;
   }
 }
 
