@@ -104,7 +104,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
   // twice: it adds none). Otherwise they are inserted one by one, and the engine tells a
   // duplicate (already present, or listed twice): then the items added so far are taken out
   // again, last first, which hands their slots back in the same order.
-  private place(items: readonly T[] | null, n: number, boxes: Float64Array): this {
+  private place(items: readonly T[] | null, n: number, boxes: Float64Array<ArrayBuffer>): this {
     const { engine } = this;
     engine.prepare?.(boxes, n);
     if (engine.loadAll !== undefined && engine.store.used === 0) {

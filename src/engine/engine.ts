@@ -84,7 +84,7 @@ export interface Engine<T> extends QueryEngine {
    * item i in slot i, to an index whose store has handed out no slot yet (when it is faster than
    * inserting them one by one). Returns -1, or the first item listed twice (nothing added).
    */
-  loadAll?(items: readonly T[] | null, n: number, src: Float64Array): number;
+  loadAll?(items: readonly T[] | null, n: number, src: Float64Array<ArrayBuffer>): number;
   /** Gives every item the new box src[4 * slot..+3], as `move` would (when it is faster). */
   moveAll?(src: Float64Array): void;
   clear(): void;

@@ -226,6 +226,31 @@ export class RegionTree<T> implements Engine<T> {
     return s;
   }
 
+  /**
+   * Adds n items (the numbers 0..n-1 when `items` is null) with the boxes src[4i..4i+3] to a tree
+   * whose store has handed out no slot: item i in slot i, buffered as inserts are, with `src`
+   * itself (the caller's, never used again) as the buffer of their boxes rather than a copy.
+   * Returns -1, or the first item listed twice (nothing added).
+   */
+  loadAll(items: readonly T[] | null, n: number, src: Float64Array<ArrayBuffer>): number {
+    const { store } = this;
+    for (let i = 0; i < n; i++) {
+      if (store.add(items === null ? (i as T) : (items[i] as T)) < 0) {
+        store.clear();
+        return i;
+      }
+    }
+    // (Buffers of no entries would never grow: an empty load keeps the small ones.)
+    if (n === 0) return -1;
+    const slots = new Int32Array(n);
+    for (let i = 0; i < n; i++) slots[i] = i;
+    this.pendSlot = slots;
+    this.pendBox = src;
+    this.pending = n;
+    this.lk[NODE_SUB] = n;
+    return -1;
+  }
+
   // Copies the first `keep` buffered inserts into arrays of `capacity`.
   /** @internal */
   growPending(capacity: number, keep: number): void {
