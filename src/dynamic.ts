@@ -19,9 +19,11 @@ const NOTHING_LOADED = '; nothing was loaded';
  * (queries from inside them are fine).
  *
  * An object item is found again (`remove`, `update`, `has`, the duplicate check of `insert`) by
- * a private field the index adds to it, which the object's own code, `Object.keys`, JSON and
- * `structuredClone` never see; primitives and objects that are not extensible (frozen, sealed)
- * are found through a Map.
+ * two private fields the index adds to it, which the object's own code, `Object.keys`, JSON and
+ * `structuredClone` never see (a debugger shows them; like any added field they give the object
+ * a new hidden class in V8). Primitives and objects that are not extensible (frozen, sealed) are
+ * found through a Map, and so are all the items of an index once one of its objects has been
+ * inserted into another index while still in it, until its `clear()`.
  *
  * @typeParam T - the item type.
  */
@@ -57,7 +59,7 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
   insert(item: T): this {
     this.idle('insert');
     this.readGuarded(item);
-    // The engine tells a duplicate (and changes nothing): one hash operation per insert.
+    // The engine tells a duplicate (and changes nothing).
     if (this.engine.insert(item, this.args, 0) < 0) {
       throw new DuplicateItemError(
         'quadkit: insert(item): the item is already in the index; call update(item) after moving it',

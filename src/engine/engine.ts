@@ -82,7 +82,8 @@ export interface Engine<T> extends QueryEngine {
   /**
    * Adds n items (the numbers 0..n-1 when `items` is null) with the boxes src[4i..4i+3] at once,
    * item i in slot i, to an index whose store has handed out no slot yet (when it is faster than
-   * inserting them one by one). Returns -1, or the first item listed twice (nothing added).
+   * inserting them one by one). The engine may keep `src` (the caller's, never used again) and
+   * reorder it. Returns -1, or the first item listed twice (nothing added).
    */
   loadAll?(items: readonly T[] | null, n: number, src: Float64Array<ArrayBuffer>): number;
   /** Gives every item the new box src[4 * slot..+3], as `move` would (when it is faster). */

@@ -20,7 +20,7 @@ export abstract class GridLayout<T> extends GridCells<T> {
   loadAll(items: readonly T[] | null, n: number, src: Float64Array): number {
     const { store } = this;
     if (store.capacity < n) store.grow(n);
-    // Slots: one hash operation per item, as insert.
+    // Slots, as insert gives them.
     for (let i = 0; i < n; i++) {
       if (store.add(items === null ? (i as T) : (items[i] as T)) < 0) {
         store.clear();

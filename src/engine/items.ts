@@ -9,8 +9,8 @@
 // checked against the store's own `items`, so a mark left by a removal, a `clear` or a store
 // since dropped is never believed. An object holds one mark: when a second store takes an
 // object that a first still holds, the mark moves to the second and the first, told so, keeps
-// its items in a Map from then on, as it does for items that cannot be marked (numbers and
-// other primitives, objects that are not extensible).
+// its items in a Map from then on (until it is cleared), as every store does for items that
+// cannot be marked (numbers and other primitives, objects that are not extensible).
 
 import { grown } from './grown.js';
 
@@ -74,7 +74,8 @@ export class ItemStore<T> {
   private next = 0;
   // What the marks of this store's items hold.
   private readonly self = new WeakRef<ItemStore<unknown>>(this);
-  // Every item is in `slots` (marks are not used): since a mark was taken or refused.
+  // Every item is in `slots` (marks are not used): since another store took the mark of one of
+  // this store's items (see `lost`), until `clear`.
   private mapped = false;
   // Another store took the mark of an item this one holds: map every item before the next use.
   private lost = false;

@@ -33,7 +33,8 @@
 // - the node records (lk, geo, band, nodeCount, freeBlock) and the items' places (store.node,
 //   store.pos): this file, tree-nodes.ts (put, take, split, collapse, cleanup) and tree-build.ts
 //   (the rebuild), nothing else; `targets` and `changes` are tree-nodes.ts's;
-// - the pending inserts (pendSlot, pendBox): this file, and tree-build.ts through growPending;
+// - the pending inserts (pendSlot, pendBox): this file, and tree-build.ts (growPending, and the
+//   rebuild, which reorders them in place before the buckets adopt them);
 // - the pair walk's frames and stack (frameBox, frameSlot, pairStack): tree-pairs.ts only;
 // - everything else (the stacks, queue, heap, buckets, sizes) the walks only read, or use as
 //   scratch within one call.
