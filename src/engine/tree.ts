@@ -184,6 +184,11 @@ export class RegionTree<T> implements Engine<T> {
   clear(): void {
     this.store.clear();
     this.pending = 0;
+    // (A large load's buffer, never placed, is let go.)
+    if (this.pendSlot.length > 4 * BULK_MIN) {
+      this.pendSlot = new Int32Array(64);
+      this.pendBox = new Float64Array(4 * 64);
+    }
     this.reset();
   }
 

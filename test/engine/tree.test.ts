@@ -191,6 +191,23 @@ describe('RegionTree', () => {
     });
   }
 
+  it("clear() after a load that no read placed lets the load's buffer go and starts empty", () => {
+    const t = new RegionTree<number>(0, 0, 100, 100, 4, 6, 1);
+    const n = 5000;
+    const src = new Float64Array(4 * n);
+    for (let i = 0; i < n; i++)
+      src.set([i % 100, (i * 7) % 100, (i % 100) + 1, ((i * 7) % 100) + 1], 4 * i);
+    expect(t.loadAll(null, n, src)).toBe(-1);
+    expect(t.pendBox).toBe(src);
+    t.clear();
+    expect(t.pendSlot.length).toBeLessThan(n);
+    expect(t.pendBox.length).toBeLessThan(4 * n);
+    expect(t.size).toBe(0);
+    t.insert(1, box(10, 10, 11, 11), 0);
+    checkInvariants(t);
+    expect(t.size).toBe(1);
+  });
+
   it('keeps a moving scene as deep as a fresh build over many frames', () => {
     // 2,000 boxes bouncing for 200 frames: the depth profile must not drift up.
     let seed = 3;
