@@ -46,10 +46,10 @@ export abstract class DynamicIndex<T> extends QueryIndex<T> {
   }
 
   /**
-   * Adds an item. Its bounds are read and checked now; in a Quadtree or PointQuadtree the item
-   * is placed in the tree by the next read (query, remove, update, walk), which places a burst
-   * of inserts in bulk: inserting many items one by one and then querying costs less than
-   * placing each on its own, and the answers are the same.
+   * Adds an item. Its bounds are read and checked now; the item is placed in the index by the
+   * next read (query, remove, update, walk), which places a burst of inserts in bulk: inserting
+   * many items one by one and then querying costs less than placing each on its own, and the
+   * answers are the same.
    * @param item - the item; its bounds are read now (and again by `update`).
    * @throws DuplicateItemError if the item is already in the index; InvalidValueError (a
    * RangeError) for bounds that are not finite or have a negative size; InvalidTypeError (a

@@ -95,6 +95,7 @@ export class GridLooseQuadtree<T = RectLike> extends DynamicIndex<T> {
    * too, as in a new index: the next items choose the depth again).
    */
   get depth(): number {
+    this.grid.flush();
     return this.pinned || this.size > 0 ? this.grid.depth : DEFAULT_GRID_DEPTH;
   }
 

@@ -9,6 +9,7 @@ import type { VisitNode } from './engine.js';
 import { DepthChooser } from './grid-depth.js';
 import { FIRST_RESULTS, grown } from './grown.js';
 import { ItemStore } from './items.js';
+import { appendPending } from './pending.js';
 import { KBest, NodeQueue } from './queue.js';
 import { Rows } from './rows.js';
 import { PairBuffer } from './scan-pairs.js';
@@ -69,6 +70,12 @@ export abstract class GridCells<T> {
   readonly side: number;
   /** The finest level. */
   depth = 0;
+  /** @internal Inserted items not yet placed in a cell: their slots (see `flush`). */
+  pendSlot = new Int32Array(64);
+  /** @internal The boxes of the inserted items not yet placed, 4 doubles each. */
+  pendBox = new Float64Array(4 * 64);
+  /** @internal How many inserted items are not yet placed. */
+  pending = 0;
   /** Chooses the depth from the items; null when the user pinned it. */
   protected readonly chooser: DepthChooser | null;
   /** First cell number of each level. */
@@ -119,6 +126,9 @@ export abstract class GridCells<T> {
    */
   abstract adapt(force: boolean): void;
 
+  /** Places the buffered inserts (see grid-layout.ts). Every read calls it first. */
+  abstract flush(): void;
+
   // Sizes every array that depends on the depth, for `depth` levels below the root.
   protected layout(depth: number): void {
     this.depth = depth;
@@ -151,11 +161,17 @@ export abstract class GridCells<T> {
   }
 
   get size(): number {
+    return this.placed + this.pending;
+  }
+
+  /** Items placed in the cells and the outside list (the buffered inserts not counted). */
+  protected get placed(): number {
     return this.cells[CELL_SUB]! + this.cells[4 * this.outside + CELL_COUNT]!;
   }
 
   clear(): void {
     this.store.clear();
+    this.pending = 0;
     this.buckets.clear();
     this.resetCells();
     this.chooser?.reset();
@@ -226,17 +242,26 @@ export abstract class GridCells<T> {
     return this.outside;
   }
 
+  /**
+   * Adds an item with the box src[i..i+3] and returns its slot, or -1 if it is already present.
+   * The item is buffered: the next read places it (see `flush`).
+   */
   insert(item: T, src: Float64Array, i: number): number {
     const s = this.store.add(item);
     if (s < 0) return s;
-    const c = this.place(src, i);
-    this.put(s, c, src, i);
-    this.count(c, 1);
-    if (this.chooser !== null && this.size >= this.chooser.grow) this.adapt(true);
+    appendPending(this, this.pending++, s, src, i);
     return s;
   }
 
+  // Places slot s with the box src[i..i+3] in its cell.
+  protected placeOne(s: number, src: Float64Array, i: number): void {
+    const c = this.place(src, i);
+    this.put(s, c, src, i);
+    this.count(c, 1);
+  }
+
   remove(s: number): void {
+    this.flush();
     const c = this.store.node[s]!;
     this.take(s, c);
     this.count(c, -1);
@@ -247,6 +272,7 @@ export abstract class GridCells<T> {
   }
 
   move(s: number, src: Float64Array, i: number): void {
+    if (this.pending !== 0) this.flush();
     // Items that move change what the depth was chosen for: a look every so many moves.
     if (this.chooser !== null && --this.chooser.countdown < 0) this.adapt(false);
     this.moveSlot(s, src, i);
@@ -315,6 +341,7 @@ export abstract class GridCells<T> {
    * stays in its fit box) inline, slot by slot; relocations through `relocate`.
    */
   moveAll(src: Float64Array): void {
+    this.flush();
     const { store, cells } = this;
     const { items, used, node, pos } = store;
     let fit = this.fit;

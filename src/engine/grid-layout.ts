@@ -11,7 +11,45 @@ import { CELL_CLASS, CELL_COUNT, CELL_START, CELL_SUB, GridCells, levelOf } from
 import { nextDepth, SAMPLE, samplePosition } from './grid-depth.js';
 
 /** The cells of a grid-loose quadtree with its whole-grid operations; LooseGrid adds the walks. */
+/** Buffered inserts below this many are placed one by one. */
+const BULK_MIN = 256;
+
 export abstract class GridLayout<T> extends GridCells<T> {
+  /**
+   * Places the buffered inserts. A burst of at least BULK_MIN into an empty grid is placed as a
+   * load is: the depth chosen from its boxes, then one counting sort by cell (placeAll); other
+   * bursts are placed one by one, the depth chosen again if the count has doubled.
+   */
+  flush(): void {
+    const p = this.pending;
+    if (p === 0) return;
+    this.pending = 0;
+    const { pendSlot, pendBox, chooser } = this;
+    if (this.placed === 0 && p >= BULK_MIN) {
+      // Every item of the store is in the burst: their boxes by slot, as placeAll reads them.
+      const boxes = new Float64Array(4 * this.store.used);
+      for (let j = 0; j < p; j++) {
+        const s = pendSlot[j]!;
+        for (let k = 0; k < 4; k++) boxes[4 * s + k] = pendBox[4 * j + k]!;
+      }
+      if (chooser !== null) {
+        const depth = Math.round(chooser.ideal(p, this.side, chooser.sampleArray(pendBox, p)));
+        if (depth !== this.depth) this.layout(depth);
+        chooser.chosen(p);
+      }
+      this.placeAll(boxes);
+    } else {
+      for (let j = 0; j < p; j++) this.placeOne(pendSlot[j]!, pendBox, 4 * j);
+      // (Once all are placed: adapt reads every item's box from the cells.)
+      if (chooser !== null && this.placed >= chooser.grow) this.adapt(true);
+    }
+    // Let a burst's buffer go; keep a small one for the next inserts.
+    if (pendSlot.length > 4 * BULK_MIN) {
+      this.pendSlot = new Int32Array(64);
+      this.pendBox = new Float64Array(4 * 64);
+    }
+  }
+
   /**
    * Adds n items (the numbers 0..n-1 when `items` is null) with the boxes src[4i..4i+3] to this
    * empty grid, whose store has handed out no slot yet: item i gets slot i. Returns -1, or the
@@ -83,7 +121,7 @@ export abstract class GridLayout<T> extends GridCells<T> {
 
   // Places every item of the store (slot s with the box src[4s..4s+3]) into the emptied cells:
   // a counting sort by cell.
-  private placeAll(src: Float64Array): void {
+  protected placeAll(src: Float64Array): void {
     const { store, outside } = this;
     const { items, used, node, pos } = store;
     this.resetCells();

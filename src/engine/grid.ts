@@ -43,6 +43,7 @@ import { sortByMinX } from './scan-pairs.js';
 /** A grid-loose quadtree over item slots. Front doors validate and map slots to items. */
 export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
   queryRect(q: Float64Array, qi: number, all: number, limit: number): number {
+    this.flush();
     const { cells, stack, first, depth } = this;
     const minX = q[qi]!;
     const minY = q[qi + 1]!;
@@ -101,6 +102,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
   }
 
   searchShape(shape: number, q: Float64Array, qi: number): number {
+    this.flush();
     const a = q[qi]!;
     const b = q[qi + 1]!;
     const c = q[qi + 2]!;
@@ -146,6 +148,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
   }
 
   nearest(metric: number, q: Float64Array, qi: number, k: number): number {
+    this.flush();
     const { cells, queue, best, first, depth } = this;
     const a = q[qi]!;
     const b = q[qi + 1]!;
@@ -188,6 +191,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
    * finally the outside list meets everything.
    */
   pairs(callback: (a: number, b: number) => void, items: readonly unknown[] | null): void {
+    this.flush();
     const cells = this.cells;
     const { box, slot } = this.buckets;
     const o = 4 * this.outside;
@@ -372,6 +376,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
   }
 
   visit(callback: (node: VisitNode) => unknown): void {
+    this.flush();
     const { cells, visitStack: stack, first, depth, view } = this;
     let sp = 0;
     stack[sp++] = 0;

@@ -44,6 +44,7 @@ import { Buckets } from './buckets.js';
 import type { Engine, VisitNode } from './engine.js';
 import { FIRST_RESULTS, grown } from './grown.js';
 import { ItemStore } from './items.js';
+import { appendPending } from './pending.js';
 import { KBest, NodeQueue } from './queue.js';
 import { PairBuffer } from './scan-pairs.js';
 import { rebuild } from './tree-build.js';
@@ -221,14 +222,7 @@ export class RegionTree<T> implements Engine<T> {
     const s = this.store.add(item);
     if (s < 0) return s;
     this.lk[NODE_SUB]!++;
-    const p = this.pending++;
-    if (p === this.pendSlot.length) this.growPending(2 * p, p);
-    this.pendSlot[p] = s;
-    const box = this.pendBox;
-    box[4 * p] = src[i]!;
-    box[4 * p + 1] = src[i + 1]!;
-    box[4 * p + 2] = src[i + 2]!;
-    box[4 * p + 3] = src[i + 3]!;
+    appendPending(this, this.pending++, s, src, i);
     return s;
   }
 

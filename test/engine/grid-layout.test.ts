@@ -90,7 +90,10 @@ function gridError(tree: GridLooseQuadtree<Item>, exact: boolean): string | null
     store: LooseGrid<Item>['store'];
     buckets: { box: Float64Array; slot: Int32Array; top: number };
     looseBox(c: number): Float64Array;
+    flush(): void;
   };
+  // (Inserts are placed by the next read.)
+  g.flush();
   const { cells, outside, depth, first, levelCount, fit, store, buckets } = g;
   const count = new Int32Array(outside + 1);
   for (let s = 0; s < store.used; s++) {
