@@ -9,7 +9,7 @@ import type { VisitNode } from './engine.js';
 import { DepthChooser } from './grid-depth.js';
 import { FIRST_RESULTS, grown } from './grown.js';
 import { ItemStore } from './items.js';
-import { appendPending } from './pending.js';
+import { appendPending, dropPending } from './pending.js';
 import { KBest, NodeQueue } from './queue.js';
 import { Rows } from './rows.js';
 import { PairBuffer } from './scan-pairs.js';
@@ -172,6 +172,7 @@ export abstract class GridCells<T> {
   clear(): void {
     this.store.clear();
     this.pending = 0;
+    dropPending(this);
     this.buckets.clear();
     this.resetCells();
     this.chooser?.reset();

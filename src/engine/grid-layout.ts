@@ -9,11 +9,9 @@
 import { Buckets } from './buckets.js';
 import { CELL_CLASS, CELL_COUNT, CELL_START, CELL_SUB, GridCells, levelOf } from './grid-cells.js';
 import { nextDepth, SAMPLE, samplePosition } from './grid-depth.js';
+import { BULK_MIN, dropPending } from './pending.js';
 
 /** The cells of a grid-loose quadtree with its whole-grid operations; LooseGrid adds the walks. */
-/** Buffered inserts below this many are placed one by one. */
-const BULK_MIN = 256;
-
 export abstract class GridLayout<T> extends GridCells<T> {
   /**
    * Places the buffered inserts. A burst of at least BULK_MIN into an empty grid is placed as a
@@ -32,11 +30,7 @@ export abstract class GridLayout<T> extends GridCells<T> {
         const s = pendSlot[j]!;
         for (let k = 0; k < 4; k++) boxes[4 * s + k] = pendBox[4 * j + k]!;
       }
-      if (chooser !== null) {
-        const depth = Math.round(chooser.ideal(p, this.side, chooser.sampleArray(pendBox, p)));
-        if (depth !== this.depth) this.layout(depth);
-        chooser.chosen(p);
-      }
+      this.prepare(pendBox, p);
       this.placeAll(boxes);
     } else {
       for (let j = 0; j < p; j++) this.placeOne(pendSlot[j]!, pendBox, 4 * j);
@@ -44,10 +38,7 @@ export abstract class GridLayout<T> extends GridCells<T> {
       if (chooser !== null && this.placed >= chooser.grow) this.adapt(true);
     }
     // Let a burst's buffer go; keep a small one for the next inserts.
-    if (pendSlot.length > 4 * BULK_MIN) {
-      this.pendSlot = new Int32Array(64);
-      this.pendBox = new Float64Array(4 * 64);
-    }
+    dropPending(this);
   }
 
   /**
@@ -69,12 +60,19 @@ export abstract class GridLayout<T> extends GridCells<T> {
     return -1;
   }
 
-  /** Before `count` items with the boxes `src` are inserted: chooses the depth for them. */
+  /**
+   * Before `count` items with the boxes `src` are placed in the empty grid: chooses the depth for
+   * them, and lays out empty cells for it.
+   */
   prepare(src: Float64Array, count: number): void {
     const chooser = this.chooser;
     if (chooser === null || this.size !== 0 || count === 0) return;
-    const m = chooser.sampleArray(src, count);
-    this.redepth(Math.round(chooser.ideal(count, this.side, m)));
+    const depth = Math.round(chooser.ideal(count, this.side, chooser.sampleArray(src, count)));
+    if (depth !== this.depth) {
+      // (Nothing to place again: the cells are only emptied.)
+      this.layout(depth);
+      this.resetCells();
+    }
     chooser.chosen(count);
   }
 

@@ -4,6 +4,9 @@
 
 import { grown } from './grown.js';
 
+/** Buffered inserts below this many are placed one by one. */
+export const BULK_MIN = 256;
+
 /** An engine's buffered inserts: their slots and boxes (4 doubles each), `pending` in use. */
 export interface PendingInserts {
   pendSlot: Int32Array<ArrayBuffer>;
@@ -35,4 +38,16 @@ export function appendPending(
   box[4 * p + 1] = src[i + 1]!;
   box[4 * p + 2] = src[i + 2]!;
   box[4 * p + 3] = src[i + 3]!;
+}
+
+/**
+ * Gives the engine a small new buffer: always (`keepSmall` false, when its arrays were handed
+ * on), or when the one it has is large (a burst's, placed or dropped).
+ * @param owner - the engine holding the buffer.
+ * @param keepSmall - keep a buffer of at most 4 * BULK_MIN entries.
+ */
+export function dropPending(owner: PendingInserts, keepSmall = true): void {
+  if (keepSmall && owner.pendSlot.length <= 4 * BULK_MIN) return;
+  owner.pendSlot = new Int32Array(64);
+  owner.pendBox = new Float64Array(4 * 64);
 }

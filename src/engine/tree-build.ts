@@ -3,6 +3,7 @@
 // in place, like the American flag sort (P. M. McIlroy, K. Bostic, M. D. McIlroy, "Engineering
 // radix sort", Computing Systems 6(1), 1993).
 
+import { dropPending } from './pending.js';
 import type { RegionTree } from './tree.js';
 import {
   allocChildren,
@@ -137,8 +138,7 @@ export function rebuild(tree: RegionTree<unknown>, p: number): void {
     }
   }
   tree.buckets.adopt(box, slot, total);
-  tree.pendSlot = new Int32Array(64);
-  tree.pendBox = new Float64Array(4 * 64);
+  dropPending(tree, false);
   // Sort the stayers of inner nodes into their regions, and set their bands.
   for (let n = 0; n < tree.nodeCount; n++) if (tree.lk[8 * n + NODE_CHILD]! >= 0) regroup(tree, n);
 }

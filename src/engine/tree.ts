@@ -44,7 +44,7 @@ import { Buckets } from './buckets.js';
 import type { Engine, VisitNode } from './engine.js';
 import { FIRST_RESULTS, grown } from './grown.js';
 import { ItemStore } from './items.js';
-import { appendPending } from './pending.js';
+import { appendPending, BULK_MIN, dropPending } from './pending.js';
 import { KBest, NodeQueue } from './queue.js';
 import { PairBuffer } from './scan-pairs.js';
 import { rebuild } from './tree-build.js';
@@ -71,9 +71,6 @@ import { pairs } from './tree-pairs.js';
 import { listNodes, searchRect, searchShape, visit } from './tree-walk.js';
 
 const INF = Number.POSITIVE_INFINITY;
-
-/** Buffered inserts below this many are placed one by one. */
-const BULK_MIN = 256;
 
 /** A dynamic region quadtree over item slots. Front doors validate and map slots to items. */
 export class RegionTree<T> implements Engine<T> {
@@ -186,10 +183,7 @@ export class RegionTree<T> implements Engine<T> {
     this.store.clear();
     this.pending = 0;
     // (A large load's buffer, never placed, is let go.)
-    if (this.pendSlot.length > 4 * BULK_MIN) {
-      this.pendSlot = new Int32Array(64);
-      this.pendBox = new Float64Array(4 * 64);
-    }
+    dropPending(this);
     this.reset();
   }
 
@@ -273,10 +267,7 @@ export class RegionTree<T> implements Engine<T> {
       rebuild(this, p);
     }
     // Let a burst's buffer go; keep a small one for the next inserts.
-    if (this.pendSlot.length > 4 * BULK_MIN) {
-      this.pendSlot = new Int32Array(64);
-      this.pendBox = new Float64Array(4 * 64);
-    }
+    dropPending(this);
   }
 
   /**
