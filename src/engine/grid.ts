@@ -65,8 +65,10 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
           slot,
           cells[o + CELL_START]!,
           cells[o + CELL_START]! + cells[o + CELL_COUNT]!,
-          q,
-          qi,
+          minX,
+          minY,
+          maxX,
+          maxY,
           results,
           0,
         );
@@ -90,7 +92,7 @@ export class LooseGrid<T> extends GridLayout<T> implements Engine<T> {
       n =
         all || contained
           ? scanAll(slot, from, to, results, n)
-          : scanRect(box, slot, from, to, q, qi, results, n);
+          : scanRect(box, slot, from, to, minX, minY, maxX, maxY, results, n);
       if (n >= limit) break;
       const L = levelOf(c);
       if (L === depth) continue;

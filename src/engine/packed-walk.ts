@@ -74,7 +74,7 @@ export function searchRect(
         n =
           inside || all
             ? takeAll(runs, emit, from, to, out, n)
-            : scanRect(boxes, emit, from, to, q, qi, out, n);
+            : scanRect(boxes, emit, from, to, minX, minY, maxX, maxY, out, n);
       }
     } else {
       for (let c = first; c < end; c++) {
@@ -104,9 +104,10 @@ export function searchRect(
  * `searchRect` for the window queries that want every answer (`search`, `searchPoint`, their
  * `*Into` forms): writes to `tree.results` the answers for the leaves whose boxes overlap
  * q[qi..qi+3] and returns how many (the leaves of a node inside the window as one run when
- * `runs`). A walk of its own, without `all`, `limit` and `after`: about half the optimising
- * compiler's time of the general walk, which V8 spends while the first queries of a process run
- * unoptimised.
+ * `runs`). A walk of its own, without `all`, `limit` and `after`, and its tests in two small
+ * kernels (`windowChildren`, `scanRect`): V8 optimises small functions soonest, and until it
+ * does, every number read from a Float64Array is a new heap object, so the first queries of a
+ * process run their tests in optimised code while this walk is still being compiled.
  */
 export function searchWindow(tree: PackedTree, q: Float64Array, qi: number, runs: number): number {
   const { boxes, emit, levelEnd, leafSpan, stack, nodeSize } = tree;
@@ -120,45 +121,70 @@ export function searchWindow(tree: PackedTree, q: Float64Array, qi: number, runs
   const top = levelEnd.length - 1;
   const leaves = levelEnd[0]!;
   let sp = 0;
-  // Stack entries: node position, then level (>= 1; leaves are handled with their parent).
+  // Stack entries: node position, then level (~level when the node is inside the window).
   stack[sp++] = levelEnd[top]! - 1;
   stack[sp++] = top;
   while (sp > 0) {
     const l = stack[--sp]!;
     const pos = stack[--sp]!;
+    // A node inside the window (of level >= 1): its leaves, untested (contiguous: span =
+    // nodeSize^level of them from (pos - start) * span, start the level's first position).
+    if (l < 0) {
+      const level = ~l;
+      const span = leafSpan[level]!;
+      const lo = (pos - levelEnd[level - 1]!) * span;
+      const hi = Math.min(lo + span, leaves);
+      out = tree.room(out, n, hi - lo + runs);
+      n = takeAll(runs, emit, lo, hi, out, n);
+      continue;
+    }
     const start = l === 1 ? 0 : levelEnd[l - 2]!;
     const first = start + (pos - levelEnd[l - 1]!) * nodeSize;
     const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
     // A leaf group: test its leaves.
     if (l === 1) {
       out = tree.room(out, n, nodeSize);
-      n = scanRect(boxes, emit, first, end, q, qi, out, n);
+      n = scanRect(boxes, emit, first, end, minX, minY, maxX, maxY, out, n);
       continue;
     }
-    // An inner node: drop the children outside the window, take those inside it whole (their
-    // leaves are contiguous: span = nodeSize^(l-1) from (c - start) * span), descend into the rest.
-    const span = leafSpan[l - 1]!;
-    for (let c = first; c < end; c++) {
-      const j = 4 * c;
-      const a = boxes[j]!;
-      const b = boxes[j + 1]!;
-      const d = boxes[j + 2]!;
-      const e = boxes[j + 3]!;
-      if (a > maxX || b > maxY || d < minX || e < minY) continue;
-      // Inside: every margin >= 0 (one comparison with feedback from the first queries; a NaN
-      // margin, from an infinite edge, reads as not inside).
-      if (Math.min(a - minX, b - minY, maxX - d, maxY - e) >= 0) {
-        const lo = (c - start) * span;
-        const hi = Math.min(lo + span, leaves);
-        out = tree.room(out, n, hi - lo + runs);
-        n = takeAll(runs, emit, lo, hi, out, n);
-        continue;
-      }
-      stack[sp++] = c;
-      stack[sp++] = l - 1;
-    }
+    // An inner node: its children that meet the window.
+    sp = windowChildren(boxes, first, end, l - 1, minX, minY, maxX, maxY, stack, sp);
   }
   return n;
+}
+
+// Pushes onto the stack the children [first, end) (of level `level`) whose boxes meet the window
+// (minX, minY, maxX, maxY), each as its position and then its level, or ~level when it lies
+// inside the window; returns the new stack size. A box's far edges are read only when its near
+// ones do not rule it out.
+function windowChildren(
+  boxes: Float64Array,
+  first: number,
+  end: number,
+  level: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  stack: Int32Array,
+  sp: number,
+): number {
+  for (let c = first; c < end; c++) {
+    const j = 4 * c;
+    if (boxes[j]! > maxX || boxes[j + 1]! > maxY || boxes[j + 2]! < minX || boxes[j + 3]! < minY)
+      continue;
+    stack[sp++] = c;
+    // Inside: every margin >= 0 (one comparison with feedback from the first queries; a NaN
+    // margin, from an infinite edge, reads as not inside).
+    const margin = Math.min(
+      boxes[j]! - minX,
+      boxes[j + 1]! - minY,
+      maxX - boxes[j + 2]!,
+      maxY - boxes[j + 3]!,
+    );
+    stack[sp++] = margin >= 0 ? ~level : level;
+  }
+  return sp;
 }
 
 // Writes the answers for the leaves [lo, hi), untested, to `out` from n: one run (~lo, then the

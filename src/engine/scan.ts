@@ -123,23 +123,23 @@ export function shapeHits(
 
 /**
  * Writes into `out` from index `n` the slots of entries [from, to) whose boxes overlap the query
- * box q[qi..qi+3] (minX, minY, maxX, maxY); returns the new count. (Here and below, `slot` may
- * be POSITIONS.)
+ * box (minX, minY, maxX, maxY); returns the new count. (Here and below, `slot` may be
+ * POSITIONS.) The query comes as numbers, not read from an array: a walk calls this once per
+ * leaf group, and before V8 optimises the walk each number read from a Float64Array is a new
+ * heap object.
  */
 export function scanRect(
   box: Float64Array,
   slot: Int32Array,
   from: number,
   to: number,
-  q: Float64Array,
-  qi: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
   out: Int32Array,
   n: number,
 ): number {
-  const minX = q[qi]!;
-  const minY = q[qi + 1]!;
-  const maxX = q[qi + 2]!;
-  const maxY = q[qi + 3]!;
   for (let e = from; e < to; e++) {
     const i = 4 * e;
     // Branch-free: write the slot, keep it when it passes.

@@ -64,10 +64,10 @@ export function searchRect(
         const na = from + lk[l + NODE_NA]!;
         const b = 4 * node;
         if (na > from && band[b]! <= maxX && band[b + 1]! >= minX) {
-          n = scanRect(box, slot, from, na, q, qi, out, n);
+          n = scanRect(box, slot, from, na, minX, minY, maxX, maxY, out, n);
         }
         if (band[b + 2]! <= maxY && band[b + 3]! >= minY) {
-          n = scanRect(box, slot, na, to, q, qi, out, n);
+          n = scanRect(box, slot, na, to, minX, minY, maxX, maxY, out, n);
         }
       }
       if (c >= 0) {
