@@ -195,3 +195,39 @@ describe('PackedTree.answerPositions()', () => {
     },
   );
 });
+
+describe('PackedTree answer array', () => {
+  // Random boxes of up to 1 x 1 in a 100 x 100 world.
+  function tree(n: number): PackedTree {
+    const rnd = mulberry32(31);
+    const boxes = new Float64Array(4 * n);
+    for (let i = 0; i < n; i++) {
+      const x = rnd() * 100;
+      const y = rnd() * 100;
+      boxes.set([x, y, x + rnd(), y + rnd()], 4 * i);
+    }
+    return PackedTree.build(arraySource(boxes, n), 16, false, null, null)!;
+  }
+
+  it('starts with room for 1024 answers (at most the item count), which the first small windows use without growing it', () => {
+    expect(tree(10).results.length).toBe(10);
+    const big = tree(20_000);
+    const first = big.results;
+    expect(first.length).toBe(1024);
+    const rnd = mulberry32(32);
+    const q = new Float64Array(4);
+    let answers = 0;
+    for (let t = 0; t < 200; t++) {
+      const x = rnd() * 95;
+      const y = rnd() * 95;
+      q.set([x, y, x + 5, y + 5]);
+      answers += big.queryRect(q, 0, 0, Number.POSITIVE_INFINITY);
+    }
+    expect(answers).toBeGreaterThan(200 * 20);
+    expect(big.results).toBe(first);
+    // A window that answers more than that grows it, keeping every answer.
+    q.set([0, 0, 100, 100]);
+    expect(big.queryRect(q, 0, 0, Number.POSITIVE_INFINITY)).toBe(20_000);
+    expect(big.results.length).toBeGreaterThanOrEqual(20_000);
+  });
+});
