@@ -42,8 +42,9 @@ const KIND_STATIC = 1;
  * without growing. A growth then would allocate an array buffer while the build's own buffers
  * are still young objects, and V8 answers that with a young-generation collection over them:
  * 5-8 ms inside the first queries after a build of 1M boxes.
+ * @internal
  */
-const BUILT_RESULTS = 1024;
+export const BUILT_RESULTS = 1024;
 
 /** A packed static tree over item indices. */
 export class PackedTree {
