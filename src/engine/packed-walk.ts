@@ -7,7 +7,7 @@
 import { boxGapSq, boxIntersectsCircle } from '../geometry/rect.js';
 import { FIRST_RESULTS } from './grown.js';
 import type { PackedTree } from './packed.js';
-import { CIRCLE, POSITIONS, scanAll, scanRect, scanShape, shapeHits } from './scan.js';
+import { CIRCLE, POSITIONS, scanAll, scanRect, scanShape, shapeBound, shapeHits } from './scan.js';
 import { itemPairs } from './scan-pairs.js';
 import { scanCirclePoints } from './scan-points.js';
 
@@ -235,6 +235,11 @@ export function searchShape(tree: PackedTree, shape: number, q: Float64Array, qi
   const rim = c * c * (1 + 2 ** -40);
   const swallow = r2 > 1e-280 && r2 < 1e280;
   if (swallow && tree.allPoints()) return searchCirclePoints(tree, a, b, c);
+  // The shape's box: nodes outside it are dropped before the exact test.
+  const x0 = shapeBound(shape, a, b, c, d, 0);
+  const y0 = shapeBound(shape, a, b, c, d, 1);
+  const x1 = shapeBound(shape, a, b, c, d, 2);
+  const y1 = shapeBound(shape, a, b, c, d, 3);
   const top = levelEnd.length - 1;
   let n = 0;
   let sp = 0;
@@ -288,6 +293,7 @@ export function searchShape(tree: PackedTree, shape: number, q: Float64Array, qi
       const minY = boxes[j + 1]!;
       const maxX = boxes[j + 2]!;
       const maxY = boxes[j + 3]!;
+      if (minX > x1 || minY > y1 || maxX < x0 || maxY < y0) continue;
       if (!shapeHits(shape, minX, minY, maxX, maxY, a, b, c, d)) continue;
       stack[sp++] = k;
       if (swallow) {

@@ -122,6 +122,30 @@ export function shapeHits(
 }
 
 /**
+ * Edge k (0: minX, 1: minY, 2: maxX, 3: maxY) of a box around the shape of `shapeHits`: a finite
+ * box that misses it misses the shape, so a walk drops such boxes by four comparisons before the
+ * exact test (a call with eight numbers, which V8 does not always inline). A segment's is its
+ * end points' box, exactly; a circle's is centre ± radius widened by more than its rounding.
+ */
+export function shapeBound(
+  shape: number,
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+  k: number,
+): number {
+  if (shape !== CIRCLE) {
+    if (k === 0) return a < c ? a : c;
+    if (k === 1) return b < d ? b : d;
+    if (k === 2) return a > c ? a : c;
+    return b > d ? b : d;
+  }
+  const e = k === 0 ? a - c : k === 1 ? b - c : k === 2 ? a + c : b + c;
+  return k < 2 ? e - Math.abs(e) * 2 ** -50 : e + Math.abs(e) * 2 ** -50;
+}
+
+/**
  * Writes into `out` from index `n` the slots of entries [from, to) whose boxes overlap the query
  * box (minX, minY, maxX, maxY); returns the new count. (Here and below, `slot` may be
  * POSITIONS.) The query comes as numbers, not read from an array: a walk calls this once per
@@ -181,8 +205,14 @@ export function scanShape(
   const b = q[qi + 1]!;
   const c = q[qi + 2]!;
   const d = q[qi + 3]!;
+  const x0 = shapeBound(shape, a, b, c, d, 0);
+  const y0 = shapeBound(shape, a, b, c, d, 1);
+  const x1 = shapeBound(shape, a, b, c, d, 2);
+  const y1 = shapeBound(shape, a, b, c, d, 3);
   for (let e = from; e < to; e++) {
     const i = 4 * e;
+    // (The entries' boxes are finite: only a tree's root may be unbounded.)
+    if (box[i]! > x1 || box[i + 1]! > y1 || box[i + 2]! < x0 || box[i + 3]! < y0) continue;
     if (shapeHits(shape, box[i]!, box[i + 1]!, box[i + 2]!, box[i + 3]!, a, b, c, d))
       out[n++] = slot === POSITIONS ? e : slot[e]!;
   }
