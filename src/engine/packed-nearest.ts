@@ -6,7 +6,7 @@
 import { boxDistanceSq } from '../geometry/rect.js';
 import { havBoxBound } from '../geometry/sphere.js';
 import type { PackedTree } from './packed.js';
-import { searchK } from './queue.js';
+import { type NodeQueue, searchK } from './queue.js';
 import { boxKey, GEO, maxKey, NODE_SHADE, POINT } from './scan.js';
 import { planarCut, scanNearest, scanNearestGeo, scanNearestPlanar } from './scan-nearest.js';
 import { squaredCut } from './scan-points.js';
@@ -54,37 +54,21 @@ function nearestPlanar(tree: PackedTree, x: number, y: number, limit: number, k:
   while (l > 1) {
     const first = tree.childRange(pos, l);
     const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
-    let near = -1;
-    let nearKey = cutLimit;
-    let nearAt = -1;
-    for (let n = first; n < end; n++) {
-      const j = 4 * n;
-      const key = boxDistanceSq(boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, x, y);
-      metNodes[met] = n;
-      metKeys[met++] = key;
-      if (key <= nearKey) {
-        near = n;
-        nearKey = key;
-        nearAt = met - 1;
-      }
-    }
-    if (near < 0) break;
+    const nearAt = metChildren(boxes, first, end, x, y, cutLimit, metNodes, metKeys, met);
+    met += end - first;
+    if (nearAt < 0) break;
     // On the path: not queued.
+    pos = metNodes[nearAt]!;
     metNodes[nearAt] = -1;
-    pos = near;
     l--;
   }
   const greedy = l === 1 ? pos : -1;
   if (greedy >= 0) scanPlanar(tree, greedy, x, y, limit);
   // Phase 2: the nodes met on the way down, within the bound, start the queue.
-  let bound = planarCut(best, limit);
-  for (let m = 0; m < met; m++) {
-    const n = metNodes[m]!;
-    if (n >= 0 && metKeys[m]! <= bound) queue.push(n, metKeys[m]!);
-  }
+  queueMet(metNodes, metKeys, met, planarCut(best, limit), queue);
   // Phase 3: best-first, until no queued node can beat the k-th best.
   while (queue.length > 0) {
-    bound = planarCut(best, limit);
+    const bound = planarCut(best, limit);
     if (queue.peekKey() > bound) break;
     const pos = queue.pop();
     // The node's level, from the level bounds (a handful of levels).
@@ -95,15 +79,75 @@ function nearestPlanar(tree: PackedTree, x: number, y: number, limit: number, k:
       continue;
     }
     const first = tree.childRange(pos, l);
-    const end = Math.min(first + nodeSize, levelEnd[l - 1]!);
-    for (let n = first; n < end; n++) {
-      const j = 4 * n;
-      const key = boxDistanceSq(boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, x, y);
-      if (key <= bound) queue.push(n, key);
-    }
+    queueChildren(boxes, first, Math.min(first + nodeSize, levelEnd[l - 1]!), x, y, bound, queue);
   }
   tree.room(tree.results, 0, best.length);
   return best.drain(tree.results);
+}
+
+// The walks' small kernels below are functions of their own: V8 optimises small functions
+// soonest, and until it does, every number read from a Float64Array or computed is a new heap
+// object, so the first queries of a process run their key computations in optimised code
+// while the walk itself is still being compiled.
+
+// Phase 1 of nearestPlanar, one level: records the children [first, end) and their squared
+// distances to (x, y) in metNodes/metKeys from `met`; returns the place there of the nearest
+// within `cut` (the last of equals), or -1.
+function metChildren(
+  boxes: Float64Array,
+  first: number,
+  end: number,
+  x: number,
+  y: number,
+  cut: number,
+  metNodes: Int32Array,
+  metKeys: Float64Array,
+  met: number,
+): number {
+  let nearAt = -1;
+  let nearKey = cut;
+  for (let n = first; n < end; n++, met++) {
+    const j = 4 * n;
+    const key = boxDistanceSq(boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, x, y);
+    metNodes[met] = n;
+    metKeys[met] = key;
+    if (key <= nearKey) {
+      nearAt = met;
+      nearKey = key;
+    }
+  }
+  return nearAt;
+}
+
+// Phase 2 of nearestPlanar: queues the nodes met (those not dropped as -1) within `bound`.
+function queueMet(
+  metNodes: Int32Array,
+  metKeys: Float64Array,
+  met: number,
+  bound: number,
+  queue: NodeQueue,
+): void {
+  for (let m = 0; m < met; m++) {
+    const n = metNodes[m]!;
+    if (n >= 0 && metKeys[m]! <= bound) queue.push(n, metKeys[m]!);
+  }
+}
+
+// Queues the children [first, end) whose squared distance to (x, y) is within `bound`.
+function queueChildren(
+  boxes: Float64Array,
+  first: number,
+  end: number,
+  x: number,
+  y: number,
+  bound: number,
+  queue: NodeQueue,
+): void {
+  for (let n = first; n < end; n++) {
+    const j = 4 * n;
+    const key = boxDistanceSq(boxes[j]!, boxes[j + 1]!, boxes[j + 2]!, boxes[j + 3]!, x, y);
+    if (key <= bound) queue.push(n, key);
+  }
 }
 
 // Offers the items of the level-1 node at `pos` to `tree.best` under POINT.
