@@ -45,6 +45,9 @@ const KIND_STATIC = 1;
  * @internal
  */
 export const BUILT_RESULTS = 1024;
+/** Room in a built tree's nearest-first queue and k-best heap at first (see BUILT_RESULTS). */
+const BUILT_QUEUE = 256;
+const BUILT_BEST = 64;
 
 /** A packed static tree over item indices. */
 export class PackedTree {
@@ -83,9 +86,8 @@ export class PackedTree {
   readonly stack: Int32Array;
   readonly queue = new NodeQueue();
   readonly best = new KBest();
-  // The keys of the nodes a nearest-first search meets on its way down (see packed-nearest.ts),
-  // made at the first such search.
-  private metKeys: Float64Array | null = null;
+  // The keys of the nodes a nearest-first search meets on its way down (see packed-nearest.ts).
+  private readonly metKeys: Float64Array;
   private readonly view: VisitNode = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
   // Whether every leaf box is a point (1), not (0), or not yet known (-1).
   private pointLeaves = -1;
@@ -110,6 +112,12 @@ export class PackedTree {
     this.results = new Int32Array(Math.min(Math.max(numItems, 1), BUILT_RESULTS));
     // A depth-first walk holds at most nodeSize - 1 nodes per level plus one.
     this.stack = new Int32Array(2 * (nodeSize * sizes.length + 2));
+    // The nearest-first searches' room, made now for the reason given at BUILT_RESULTS: the
+    // descent's keys, a queue of a few levels of children, a heap for k up to 64.
+    const some = Math.max(numItems, 1);
+    this.metKeys = new Float64Array(Math.min(nodeSize, some) * sizes.length);
+    this.queue.reserve(Math.min(some, BUILT_QUEUE));
+    this.best.reserve(Math.min(some, BUILT_BEST));
   }
 
   /**
@@ -127,9 +135,6 @@ export class PackedTree {
    * min(nodeSize, numItems) per level); `stack` holds their nodes.
    */
   descentKeys(): Float64Array {
-    this.metKeys ??= new Float64Array(
-      Math.min(this.nodeSize, this.numItems) * this.levelEnd.length,
-    );
     return this.metKeys;
   }
 

@@ -65,6 +65,13 @@ export class NodeQueue {
     return top;
   }
 
+  /** Makes room for `n` entries now rather than as they come (see PackedTree's constructor). */
+  reserve(n: number): void {
+    if (this.ids.length >= n) return;
+    this.keys = grown(this.keys, n);
+    this.ids = grown(this.ids, n);
+  }
+
   private grow(): void {
     this.keys = grown(this.keys, this.keys.length * 2);
     this.ids = grown(this.ids, this.ids.length * 2);
@@ -201,6 +208,13 @@ export class KBest {
   }
 
   // Doubles the heap's room (up to k), its entries kept.
+  /** Makes room for `n` ids now rather than as they come (see PackedTree's constructor). */
+  reserve(n: number): void {
+    if (this.ids.length >= n) return;
+    this.keys = grown(this.keys, n);
+    this.ids = grown(this.ids, n);
+  }
+
   private grow(): void {
     const size = Math.min(this.k, 2 * this.ids.length);
     this.keys = grown(this.keys, size);

@@ -230,4 +230,23 @@ describe('PackedTree answer array', () => {
     expect(big.queryRect(q, 0, 0, Number.POSITIVE_INFINITY)).toBe(20_000);
     expect(big.results.length).toBeGreaterThanOrEqual(20_000);
   });
+
+  it('starts with room for the first nearest searches (k up to 64), which they use without growing it', () => {
+    const big = tree(20_000);
+    const { keys, ids } = big.best;
+    const queueKeys = big.queue.keys;
+    const rnd = mulberry32(33);
+    const q = new Float64Array(5);
+    for (let t = 0; t < 200; t++) {
+      q.set([rnd() * 100, rnd() * 100, Number.POSITIVE_INFINITY]);
+      expect(big.nearest(POINT, q, 0, t % 2 === 0 ? 10 : 64)).toBe(t % 2 === 0 ? 10 : 64);
+    }
+    expect(big.best.keys).toBe(keys);
+    expect(big.best.ids).toBe(ids);
+    expect(big.queue.keys).toBe(queueKeys);
+    // More than that grows the heap, keeping every answer.
+    q.set([50, 50, Number.POSITIVE_INFINITY]);
+    expect(big.nearest(POINT, q, 0, 500)).toBe(500);
+    expect(big.best.keys.length).toBeGreaterThanOrEqual(500);
+  });
 });
