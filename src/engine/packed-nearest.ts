@@ -49,7 +49,7 @@ function nearestPlanar(tree: PackedTree, x: number, y: number, limit: number, k:
   let pos = levelEnd[levelEnd.length - 1]! - 1;
   let l = levelEnd.length - 1;
   const metNodes = tree.stack;
-  const metKeys = tree.descentKeys();
+  const metKeys = tree.metKeys;
   let met = 0;
   while (l > 1) {
     const first = tree.childRange(pos, l);

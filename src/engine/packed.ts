@@ -86,8 +86,11 @@ export class PackedTree {
   readonly stack: Int32Array;
   readonly queue = new NodeQueue();
   readonly best = new KBest();
-  // The keys of the nodes a nearest-first search meets on its way down (see packed-nearest.ts).
-  private readonly metKeys: Float64Array;
+  /**
+   * Room for the keys of the children met on a nearest-first descent from the root to a leaf
+   * group (min(nodeSize, numItems) per level, see packed-nearest.ts); `stack` holds their nodes.
+   */
+  readonly metKeys: Float64Array;
   private readonly view: VisitNode = { x: 0, y: 0, width: 0, height: 0, depth: 0, count: 0 };
   // Whether every leaf box is a point (1), not (0), or not yet known (-1).
   private pointLeaves = -1;
@@ -109,12 +112,12 @@ export class PackedTree {
     this.boxes = new Float64Array(data, HEADER, 4 * total);
     this.indices = new Int32Array(data, HEADER + 32 * total, total);
     this.emit = this.indices;
-    this.results = new Int32Array(Math.min(Math.max(numItems, 1), BUILT_RESULTS));
+    // The queries' room, made now for the reason given at BUILT_RESULTS: the answers, the
+    // nearest-first descent's keys, a queue of a few levels of children, a heap for k up to 64.
+    const some = Math.max(numItems, 1);
+    this.results = new Int32Array(Math.min(some, BUILT_RESULTS));
     // A depth-first walk holds at most nodeSize - 1 nodes per level plus one.
     this.stack = new Int32Array(2 * (nodeSize * sizes.length + 2));
-    // The nearest-first searches' room, made now for the reason given at BUILT_RESULTS: the
-    // descent's keys, a queue of a few levels of children, a heap for k up to 64.
-    const some = Math.max(numItems, 1);
     this.metKeys = new Float64Array(Math.min(nodeSize, some) * sizes.length);
     this.queue.reserve(Math.min(some, BUILT_QUEUE));
     this.best.reserve(Math.min(some, BUILT_BEST));
@@ -128,14 +131,6 @@ export class PackedTree {
     this.emit = POSITIONS;
     this.runs = 1;
     this.best.order = this.indices;
-  }
-
-  /**
-   * Room for the keys of the children met on a descent from the root to a leaf group (at most
-   * min(nodeSize, numItems) per level); `stack` holds their nodes.
-   */
-  descentKeys(): Float64Array {
-    return this.metKeys;
   }
 
   /** The number of nodes, leaves included. */

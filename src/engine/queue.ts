@@ -67,15 +67,18 @@ export class NodeQueue {
 
   /** Makes room for `n` entries now rather than as they come (see PackedTree's constructor). */
   reserve(n: number): void {
-    if (this.ids.length >= n) return;
-    this.keys = grown(this.keys, n);
-    this.ids = grown(this.ids, n);
+    if (this.ids.length < n) resize(this, n);
   }
 
   private grow(): void {
-    this.keys = grown(this.keys, this.keys.length * 2);
-    this.ids = grown(this.ids, this.ids.length * 2);
+    resize(this, 2 * this.ids.length);
   }
+}
+
+// Replaces a heap's parallel arrays by copies of `size` entries, the entries kept.
+function resize(heap: { keys: Float64Array; ids: Int32Array }, size: number): void {
+  heap.keys = grown(heap.keys, size);
+  heap.ids = grown(heap.ids, size);
 }
 
 /**
@@ -207,18 +210,14 @@ export class KBest {
     return n;
   }
 
-  // Doubles the heap's room (up to k), its entries kept.
   /** Makes room for `n` ids now rather than as they come (see PackedTree's constructor). */
   reserve(n: number): void {
-    if (this.ids.length >= n) return;
-    this.keys = grown(this.keys, n);
-    this.ids = grown(this.ids, n);
+    if (this.ids.length < n) resize(this, n);
   }
 
+  // Doubles the heap's room (up to k), its entries kept.
   private grow(): void {
-    const size = Math.min(this.k, 2 * this.ids.length);
-    this.keys = grown(this.keys, size);
-    this.ids = grown(this.ids, size);
+    resize(this, Math.min(this.k, 2 * this.ids.length));
   }
 
   // Puts (key, id) at the root of the heap of the first n entries and restores the heap order,
