@@ -75,9 +75,21 @@ export class PointBytes {
    * @param key - the name in quotes, as JSON writes it.
    */
   holds(b: Uint8Array, key: Uint8Array): boolean {
-    if (this.close < 0) return false;
-    const properties = Buffer.from(b.buffer, b.byteOffset + this.open, this.close - this.open);
-    return properties.indexOf(0x5c) >= 0 || properties.indexOf(key) >= 0;
+    const close = this.close;
+    if (close < 0) return false;
+    // (A loop, not two native searches over a view: properties are mostly a few dozen bytes.)
+    const first = key[0];
+    const n = key.length;
+    for (let i = this.open; i < close; i++) {
+      const c = b[i];
+      if (c === 0x5c) return true;
+      if (c === first && i + n <= close) {
+        let j = 1;
+        while (j < n && b[i + j] === key[j]) j++;
+        if (j === n) return true;
+      }
+    }
+    return false;
   }
 
   // A JSON number from byte i: sets this.value and returns the byte after it, or -1.

@@ -298,7 +298,8 @@ describe('quadkit join POINTS POLYGONS', () => {
       '{"type":"Feature","geometry":{"type":"Point","coordinates":[1.0000000000000002,-2.5]},"properties":{"polygon_id":"x","b":[1,{"c":null}]}},' +
       '{"type":"Feature","geometry":{"type":"Point","coordinates":[1.23456789012345678,0.1]},"properties":{"a":true}},' +
       '{"type":"Point","coordinates":[-5.5,-5.5]},' +
-      '{"type":"Feature","id":7,"geometry":{"type":"Point","coordinates":[2,3]},"properties":{"a":false}}' +
+      '{"type":"Feature","id":7,"geometry":{"type":"Point","coordinates":[2,3]},"properties":{"a":false}},' +
+      '{"type":"Feature","geometry":{"type":"Point","coordinates":[3,3]},"properties":{"polygon\\u005fid":"y","c":1}}' +
       ']}';
     const file = write('odd.geojson', text);
     const run = await quadkit(['join', file, polygonFile, '--property', 'id', '-f', 'ndjson']);
@@ -314,6 +315,10 @@ describe('quadkit join POINTS POLYGONS', () => {
     for (let i = 0; i < got.length; i++) got[i].properties.polygon_id = 0;
     expect(got).toEqual(want);
     expect(Object.keys(got[2].properties)).toEqual(['polygon_id', 'b']);
+    // (The name spelled with an escape is the same name: replaced, not written twice.)
+    const escaped = run.stdout.split('\n')[6]!;
+    expect(escaped).toBe(JSON.stringify(JSON.parse(escaped)));
+    expect(Object.keys(got[6].properties)).toEqual(['polygon_id', 'c']);
     expect(Object.is(got[1].geometry.coordinates[0], -0)).toBe(true);
   });
 

@@ -378,7 +378,9 @@ class JsonOut {
   }
 
   private after(): void {
-    if (this.lines) this.ascii('\n');
+    if (!this.lines) return;
+    this.room(1);
+    this.buffer[this.at++] = 0x0a;
   }
 
   private ascii(text: string): void {
@@ -395,7 +397,8 @@ class JsonOut {
   }
 }
 
-// Copies bytes [from, to) of `source` to `target` at `at`; returns the end of the copy.
+// Copies bytes [from, to) of `source` to `target` at `at`; returns the end of the copy. A short
+// run byte by byte, a longer one by the native copy (a view costs more than a few bytes).
 function copy(
   source: Uint8Array,
   from: number,
@@ -403,6 +406,10 @@ function copy(
   target: Uint8Array,
   at: number,
 ): number {
-  for (let i = from; i < to; i++) target[at++] = source[i]!;
-  return at;
+  if (to - from < 48) {
+    for (let i = from; i < to; i++) target[at++] = source[i]!;
+    return at;
+  }
+  target.set(source.subarray(from, to), at);
+  return at + to - from;
 }
