@@ -25,10 +25,16 @@ export abstract class GridLayout<T> extends GridCells<T> {
     const { pendSlot, pendBox, chooser } = this;
     if (this.placed === 0 && p >= BULK_MIN) {
       // Every item of the store is in the burst: their boxes by slot, as placeAll reads them.
-      const boxes = new Float64Array(4 * this.store.used);
-      for (let j = 0; j < p; j++) {
-        const s = pendSlot[j]!;
-        for (let k = 0; k < 4; k++) boxes[4 * s + k] = pendBox[4 * j + k]!;
+      // Slots handed out in order (a new index's first burst) are already so: no copy.
+      let inOrder = p === this.store.used;
+      for (let j = 0; inOrder && j < p; j++) inOrder = pendSlot[j] === j;
+      let boxes = pendBox;
+      if (!inOrder) {
+        boxes = new Float64Array(4 * this.store.used);
+        for (let j = 0; j < p; j++) {
+          const s = pendSlot[j]!;
+          for (let k = 0; k < 4; k++) boxes[4 * s + k] = pendBox[4 * j + k]!;
+        }
       }
       this.prepare(pendBox, p);
       this.placeAll(boxes);

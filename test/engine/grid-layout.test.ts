@@ -278,6 +278,23 @@ describe('GridLooseQuadtree load(items): every item placed at once', () => {
     expectExact(tree, [...first, ...third], rng);
   });
 
+  it('a burst of inserts into an emptied grid of pinned depth, whose slots come back out of order, is placed at once and answers like brute force', () => {
+    const rng = mulberry32(12);
+    const first = scene(rng, 800);
+    const second = scene(rng, 900).map((item) => ({ ...item, id: item.id + 1000 }));
+    const tree = new GridLooseQuadtree<Item>({ bounds: BOUNDS, depth: 3 });
+    for (const item of first) tree.insert(item);
+    expectExact(tree, first, rng);
+    // (A pinned depth keeps the store's free slots: the next burst takes them last-freed first.)
+    for (const item of first) tree.remove(item);
+    for (const item of second) tree.insert(item);
+    expectExact(tree, second, rng);
+    expect(gridError(tree, false)).toBeNull();
+    expect(cellsOf(tree)).toEqual(
+      cellsOf(new GridLooseQuadtree<Item>({ bounds: BOUNDS, depth: 3 }).load(second)),
+    );
+  });
+
   it('load of 0 items, of 1 item, and of 5000 items at one point (one cell, one bucket of 8192 entries)', () => {
     const tree = new GridLooseQuadtree<Item>({ bounds: BOUNDS }).load([]);
     expect(tree.size).toBe(0);
