@@ -40,7 +40,11 @@ export interface BoxSource {
   ): boolean;
   /** The boxes of every `step`-th item and of the last, packed in one array. */
   sample(step: number): Float64Array;
-  /** True when every box is a point by construction (a source of points): nothing to scan for it. */
+  /**
+   * True when every box is a point: by construction (a source of points), or as the key pass
+   * found (a source of items, false when a box is not); undefined when not known (a scan finds
+   * it when a query needs it). Read after the passes.
+   */
   readonly points?: boolean;
 }
 

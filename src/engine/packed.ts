@@ -162,8 +162,9 @@ export class PackedTree {
     const data = shared ? new SharedArrayBuffer(byteSize(nodes)) : new ArrayBuffer(byteSize(nodes));
     const tree = new PackedTree(data, n, nodeSize);
     const ranks = rank ?? new Uint32Array(n);
-    if (source.points === true) tree.pointLeaves = 1;
-    return fillTree(source, sizes, nodeSize, bounds, tree.boxes, tree.indices, ranks) ? tree : null;
+    if (!fillTree(source, sizes, nodeSize, bounds, tree.boxes, tree.indices, ranks)) return null;
+    if (source.points !== undefined) tree.pointLeaves = source.points ? 1 : 0;
+    return tree;
   }
 
   /**

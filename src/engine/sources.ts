@@ -105,12 +105,18 @@ export function pointSource(points: ArrayLike<number>, n: number): BoxSource {
  */
 export function itemSource<T>(items: readonly T[], toRect: ToRect<T> | undefined): BoxSource {
   const n = items.length;
+  // Whether every box is a point, as the last key pass found.
+  let points = true;
   return {
     n,
+    get points() {
+      return points;
+    },
     // (n as it was when the build began: an array that grows or shrinks under the build's
     // callbacks is read over its first n items, a missing one refused.)
     pass: (grid, keys, counts, seen, rank, boxes, shift) => {
-      itemPass(items, n, toRect, grid, keys, counts, seen, rank, boxes, shift);
+      const all = itemPass(items, n, toRect, grid, keys, counts, seen, rank, boxes, shift);
+      if (rank === null) points = all;
       return true;
     },
     // (A sample with a bad item, or whose toRect throws, is no sample: the key pass names the
@@ -134,7 +140,8 @@ export function itemSource<T>(items: readonly T[], toRect: ToRect<T> | undefined
 }
 
 // One pass over items [0, n) (see BoxSource.pass): hilbertKeys's steps or placeLeaves's on each
-// item's bounds; throws naming a bad item (the placement checks them again: a getter may answer
+// item's bounds, returning whether every box was a point (the key pass; the placement's answer
+// is true); throws naming a bad item (the placement checks them again: a getter may answer
 // differently the second time), and names the item in an error toRect throws. An item's four
 // numbers are read in one branch for items read as they are and one for items read through
 // toRect, then checked (isRectNumbers): toRect's new rectangle goes from the call straight to
@@ -153,7 +160,7 @@ function itemPass<T>(
   rank: Uint32Array | null,
   boxes: Float64Array,
   shift: number,
-): void {
+): boolean {
   const minX = grid[0]!;
   const minY = grid[1]!;
   const sx = gridScale(grid, 0);
@@ -162,6 +169,7 @@ function itemPass<T>(
   let y0 = seen[1]!;
   let x1 = seen[2]!;
   let y1 = seen[3]!;
+  let points = true;
   // (Bounded by the array's length too, the loop reads it without a bounds check per item;
   // items missing from the first n are refused below.)
   const end = items.length < n ? items.length : n;
@@ -201,6 +209,7 @@ function itemPass<T>(
         if (b < y0) y0 = b;
         if (c > x1) x1 = c;
         if (d > y1) y1 = d;
+        if (c !== a || d !== b) points = false;
         const k = centreKey(a, b, c, d, minX, minY, sx, sy);
         keys[i] = k;
         countKey(counts, k);
@@ -222,4 +231,5 @@ function itemPass<T>(
     seen[2] = x1;
     seen[3] = y1;
   }
+  return points;
 }

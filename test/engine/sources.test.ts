@@ -105,6 +105,36 @@ describe('the sources of a packed build', () => {
     }
   });
 
+  it('a tree built from items knows whether every leaf is a point, as a scan of its boxes finds, without scanning', () => {
+    const item = fc.oneof(
+      fc.record({ x: fc.integer({ min: -50, max: 50 }), y: fc.integer({ min: -50, max: 50 }) }),
+      fc.record({
+        x: fc.integer({ min: -50, max: 50 }),
+        y: fc.integer({ min: -50, max: 50 }),
+        width: fc.constantFrom(0, -0, 0.5, 3),
+        height: fc.constantFrom(0, 0, 2),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 300 }), (items) => {
+        const expected = items.every((o) => !('width' in o) || (o.width === 0 && o.height === 0));
+        const tree = PackedTree.build(itemSource(items, undefined), 8, false, null, null)!;
+        // (-1 would be not known: the first query that asks would scan.)
+        expect((tree as unknown as { pointLeaves: number }).pointLeaves).toBe(expected ? 1 : 0);
+        expect(tree.allPoints()).toBe(expected);
+        const mapped = PackedTree.build(
+          itemSource(items, (o) => ({ ...o })),
+          8,
+          false,
+          null,
+          null,
+        )!;
+        expect(mapped.allPoints()).toBe(expected);
+      }),
+      { seed: 36, numRuns: 300 },
+    );
+  });
+
   it('itemSource names the item whose toRect throws, in the key pass and in the placement', () => {
     const items = Array.from({ length: 30000 }, (_, i) => ({ p: i }));
     for (const failOn of [1, 2]) {
