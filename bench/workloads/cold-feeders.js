@@ -140,9 +140,14 @@ function quadkitStatic(qk, geo, door, data, q) {
       ? geo.geoNearestInto(t, at[2 * i], at[2 * i + 1], 10, null, items, distances)
       : geo.geoNearest(t, at[2 * i], at[2 * i + 1], 10).length,
   );
+  // A PointQuadtree fed one object at a time; the build ends with one point query, which places
+  // the buffered inserts (as the dynamic job's builds do), so that the timed queries, like the
+  // peers', find the index built.
   const pointTree = () => {
-    const t = new PointQuadtree({ bounds: q.lonLat ? GLOBE : WORLD });
+    const bounds = q.lonLat ? GLOBE : WORLD;
+    const t = new PointQuadtree({ bounds });
     for (const o of objects) t.insert(o);
+    t.searchPoint(bounds.x + bounds.width / 2, bounds.y + bounds.height / 2);
     return t;
   };
   const queries = {
