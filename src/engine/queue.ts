@@ -100,6 +100,8 @@ export function searchK(k: number, size: number): number {
 export class KBest {
   keys = new Float64Array(4);
   ids = new Int32Array(4);
+  // The rank of each kept id: the id, or order[id] (the heap's arrays have one length).
+  private ranks = new Int32Array(4);
   length = 0;
   k = 0;
   // The scratch of the sort of an unbounded search (see key-sort.ts), swapped with keys and ids
@@ -140,10 +142,17 @@ export class KBest {
 
   /** Offers `id` at distance `key`; keeps it if it is among the k best so far. */
   offer(id: number, key: number): void {
+    // Equal keys are ordered by rank (the id, or order[id]): every comparison below compares
+    // ranks too, not only on a tie. A test first run on a tie (rare: duplicate points) had no
+    // type feedback, and running it dropped the optimised walk that inlines this method, mid-
+    // query, on data with duplicates (the cities); the ranks kept beside the ids make it one
+    // integer comparison.
+    const order = this.order;
+    const rank = order === null ? id : order[id]!;
     if (this.length < this.k) {
       if (this.accept !== null && !this.accept(id)) return;
       if (this.length === this.ids.length) this.grow();
-      const { keys, ids } = this;
+      const { keys, ids, ranks } = this;
       if (this.k === Number.POSITIVE_INFINITY) {
         // Unbounded: kept as offered, sorted by `drain`.
         keys[this.length] = key;
@@ -155,20 +164,25 @@ export class KBest {
       while (i > 0) {
         const parent = (i - 1) >> 1;
         const pk = keys[parent]!;
-        if (pk > key || (pk === key && after(this.order, ids[parent]!, id))) break;
+        const pr = ranks[parent]!;
+        const later = pr > rank;
+        if (pk > key || (pk === key && later)) break;
         keys[i] = pk;
         ids[i] = ids[parent]!;
+        ranks[i] = pr;
         i = parent;
       }
       keys[i] = key;
       ids[i] = id;
+      ranks[i] = rank;
       return;
     }
     const wk = this.keys[0]!;
-    if (key > wk || (key === wk && after(this.order, id, this.ids[0]!))) return;
+    const later = rank > this.ranks[0]!;
+    if (key > wk || (key === wk && later)) return;
     if (this.accept !== null && !this.accept(id)) return;
     // Replace the worst and sift down.
-    this.siftDown(this.length, key, id);
+    this.siftDown(this.length, key, id, rank);
   }
 
   /**
@@ -183,7 +197,7 @@ export class KBest {
     for (let end = n - 1; end >= 0; end--) {
       const worst = keys[0]!;
       out[end] = ids[0]!;
-      this.siftDown(end, keys[end]!, ids[end]!);
+      this.siftDown(end, keys[end]!, ids[end]!, this.ranks[end]!);
       keys[end] = worst;
     }
     this.length = 0;
@@ -212,41 +226,50 @@ export class KBest {
 
   /** Makes room for `n` ids now rather than as they come (see PackedTree's constructor). */
   reserve(n: number): void {
-    if (this.ids.length < n) resize(this, n);
+    if (this.ids.length < n) this.resize(n);
   }
 
   // Doubles the heap's room (up to k), its entries kept.
   private grow(): void {
-    resize(this, Math.min(this.k, 2 * this.ids.length));
+    this.resize(Math.min(this.k, 2 * this.ids.length));
   }
 
-  // Puts (key, id) at the root of the heap of the first n entries and restores the heap order,
-  // where (key, id) pairs compare by key, then by id (through `order` when set).
-  private siftDown(n: number, key: number, id: number): void {
-    const { keys, ids } = this;
+  // Copies the ids and keys into arrays of `size` entries; the ranks, when shorter (the unbounded
+  // sort may swap in shorter ids, never longer than any the heap has had).
+  private resize(size: number): void {
+    resize(this, size);
+    if (this.ranks.length < size) this.ranks = grown(this.ranks, size);
+  }
+
+  // Puts (key, id) of rank `rank` at the root of the heap of the first n entries and restores
+  // the heap order, where entries compare by key, then by rank (see `offer`).
+  private siftDown(n: number, key: number, id: number, rank: number): void {
+    const { keys, ids, ranks } = this;
     let i = 0;
     for (;;) {
       let c = 2 * i + 1;
       if (c >= n) break;
-      if (
-        c + 1 < n &&
-        (keys[c + 1]! > keys[c]! ||
-          (keys[c + 1] === keys[c] && after(this.order, ids[c + 1]!, ids[c]!)))
-      )
-        c++;
-      const ck = keys[c]!;
-      if (ck < key || (ck === key && after(this.order, id, ids[c]!))) break;
+      let ck = keys[c]!;
+      let cr = ranks[c]!;
+      if (c + 1 < n) {
+        const rk = keys[c + 1]!;
+        const rr = ranks[c + 1]!;
+        const later = rr > cr;
+        if (rk > ck || (rk === ck && later)) {
+          c++;
+          ck = rk;
+          cr = rr;
+        }
+      }
+      const later = rank > cr;
+      if (ck < key || (ck === key && later)) break;
       keys[i] = ck;
       ids[i] = ids[c]!;
+      ranks[i] = cr;
       i = c;
     }
     keys[i] = key;
     ids[i] = id;
+    ranks[i] = rank;
   }
-}
-
-// Whether id a goes after id b among equal keys, by `order` when not null (asked only on a tie;
-// out of line, so that the heap's loops stay as small as they were without a tie order).
-function after(order: Int32Array | null, a: number, b: number): boolean {
-  return order === null ? a > b : order[a]! > order[b]!;
 }
